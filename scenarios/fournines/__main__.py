@@ -1,0 +1,30 @@
+"""./fournines: the single entry point. Each subcommand is one small function here."""
+import os
+import sys
+
+import click
+
+from fournines.java_build import ensure_jar
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli():
+    """fournines: honest p99.99 for stream processors."""
+
+
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("jmh_args", nargs=-1, type=click.UNPROCESSED)
+def jmh(jmh_args):
+    """Run the engine's JMH benchmarks; arguments go to JMH (e.g. -prof gc, a benchmark regex)."""
+    jar = ensure_jar("engine/jmh", "engine-benchmarks.jar")
+    _exec_java(["-jar", str(jar), *jmh_args])
+
+
+def _exec_java(args):
+    """Replaces this process with the JVM, so Ctrl-C and exit codes go straight to it."""
+    sys.stdout.flush()
+    os.execvp("java", ["java", *args])
+
+
+if __name__ == "__main__":
+    cli()
