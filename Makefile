@@ -28,12 +28,12 @@ lock:
 	rm -rf .lock-venv
 
 build:
-	$(MVN) -DskipTests install
+	$(MVN) -DskipTests package
 
 test: test-java test-python
 
 test-java:
-	$(MVN) install
+	$(MVN) verify
 
 test-python: venv
 	PYTHONPATH=scenarios:analysis $(VENV)/bin/python -m pytest -q analysis scenarios
