@@ -16,7 +16,7 @@ import numpy as np
 from fournines_analysis import bootstrap, formatting
 from fournines_analysis.errors import BadInput
 from fournines_analysis.hlog import LatencyLog
-from fournines_analysis.histograms import value_at_percentiles
+from fournines_analysis.histograms import Layout, value_at_percentiles
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.summary import measured_counts
 
@@ -27,7 +27,7 @@ REGRESSION, IMPROVEMENT, NO_CHANGE = "regression", "improvement", "no significan
 class Sample:
     """One side (baseline or candidate) of one series: its runs' measured, non-empty intervals."""
     counts: np.ndarray  # (intervals, buckets), only buckets used by some interval
-    layout: object
+    layout: Layout
     run_sizes: list[int]  # intervals per run, in the order of the rows
     p99: np.ndarray  # per interval
     max: np.ndarray  # per interval

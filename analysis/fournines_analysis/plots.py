@@ -82,7 +82,8 @@ def throughput_figure(throughput, cpu, warmup_s: float, title: str) -> Figure:
         _shade_warmup(ax, 0.0, warmup_s)
         ax.set_ylim(bottom=0)
         ax.grid(True, alpha=0.3)
-        ax.legend(loc="lower right")
+        if warmup_s > 0:
+            ax.legend(loc="lower right")
     axes[-1].set_xlabel("time since start (s)")
     return fig
 
