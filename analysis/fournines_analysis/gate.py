@@ -125,15 +125,15 @@ def _sample(runs: list[Run], name: str) -> Sample:
     logs: list[LatencyLog] = [r.latency[name] for r in runs]
     for log in logs[1:]:
         if log.layout.key != logs[0].layout.key:
-            raise BadInput(log.path, f"histogram precision differs from {logs[0].path}: runs recorded "
-                                     f"with different HdrHistogram settings cannot be compared")
+            raise BadInput(log.path, f"histogram precision differs from {logs[0].path}: the runs "
+                                     f"of one side are pooled, so they must share HdrHistogram settings")
     blocks = []
     for run, log in zip(runs, logs):
         rows = measured_counts(log, run.warmup_s)
-        blocks.append(rows[rows.sum(axis=1) > 0])  # an empty second has no percentile to compare
-    if any(len(b) == 0 for b in blocks):
-        empty = next(log for log, b in zip(logs, blocks) if len(b) == 0)
-        raise BadInput(empty.path, "no events recorded after the warm-up")
+        rows = rows[rows.sum(axis=1) > 0]  # an empty second has no percentile to compare
+        if not len(rows):
+            raise BadInput(log.path, "no events recorded after the warm-up")
+        blocks.append(rows)
     width = max(b.shape[1] for b in blocks)
     counts = np.concatenate([np.pad(b, ((0, 0), (0, width - b.shape[1]))) for b in blocks])
     layout = max((log.layout for log in logs), key=len).take(np.arange(width))
