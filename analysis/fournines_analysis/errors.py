@@ -9,3 +9,14 @@ class BadInput(ValueError):
         where = f"{path}:{line}" if line is not None else f"{path}"
         what = f" field {field!r}:" if field else ""
         super().__init__(f"{where}:{what} {problem}")
+
+
+def read_text(path: Path) -> str:
+    """A results file as UTF-8 text, or BadInput saying why it cannot be read."""
+    try:
+        return Path(path).read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise BadInput(path, "missing") from None
+    except UnicodeDecodeError as e:
+        line = e.object[:e.start].count(b"\n") + 1
+        raise BadInput(path, f"not UTF-8 text (byte {e.start})", line) from None

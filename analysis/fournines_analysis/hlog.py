@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from hdrh.histogram import HdrHistogram
 
-from fournines_analysis.errors import BadInput
+from fournines_analysis.errors import BadInput, read_text
 from fournines_analysis.histograms import Layout, counts_of, layout_of, value_at_percentiles
 
 FIELDS = ("StartTimestamp", "Interval_Length", "Interval_Max", "Interval_Compressed_Histogram")
@@ -44,22 +44,21 @@ def read_hlog(path: Path) -> list[LatencyLog]:
     path = Path(path)
     start_time = base_time = None
     rows: dict[str | None, list[tuple[int, float, float, HdrHistogram]]] = {}
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            line = line.strip()
-            if not line or line.startswith('"StartTimestamp"'):
-                continue
-            if line.startswith("#"):
-                header = _HEADER_TIME.match(line)
-                if header:
-                    seconds = _number(header.group(2), path, number, header.group(1))
-                    if header.group(1) == "StartTime":
-                        start_time = seconds
-                    else:
-                        base_time = seconds
-                continue
-            tag, timestamp, length, histogram = _interval(line, path, number)
-            rows.setdefault(tag, []).append((number, timestamp, length, histogram))
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith('"StartTimestamp"'):
+            continue
+        if line.startswith("#"):
+            header = _HEADER_TIME.match(line)
+            if header:
+                seconds = _number(header.group(2), path, number, header.group(1))
+                if header.group(1) == "StartTime":
+                    start_time = seconds
+                else:
+                    base_time = seconds
+            continue
+        tag, timestamp, length, histogram = _interval(line, path, number)
+        rows.setdefault(tag, []).append((number, timestamp, length, histogram))
     if not rows:
         raise BadInput(path, "no interval histograms in the log")
     first_timestamp = min(r[0][1] for r in rows.values())

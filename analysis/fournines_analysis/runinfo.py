@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
 
-from fournines_analysis.errors import BadInput
+from fournines_analysis.errors import BadInput, read_text
 
 # field -> (accepted JSON type, label in reports)
 FIELDS: dict[str, tuple[type, str]] = {
@@ -52,10 +52,10 @@ class RunInfo:
 
 def read_run_info(path: Path) -> RunInfo:
     path = Path(path)
+    if not path.exists():
+        raise BadInput(path, "missing: every results folder needs a run.json")
     try:
-        fields = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInput(path, "missing: every results folder needs a run.json") from None
+        fields = json.loads(read_text(path))
     except json.JSONDecodeError as e:
         raise BadInput(path, f"not valid JSON: {e.msg} (column {e.colno})", e.lineno) from None
     if not isinstance(fields, dict):

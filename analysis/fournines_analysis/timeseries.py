@@ -8,12 +8,13 @@ time_s is the end of the sample in seconds since the run's t=0 (the .hlog StartT
 sampling jitter; events_per_s is the rate over the sample, for plotting. Extra columns are ignored.
 """
 import csv
+import io
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from fournines_analysis.errors import BadInput
+from fournines_analysis.errors import BadInput, read_text
 
 THROUGHPUT_COLUMNS = ("time_s", "events", "events_per_s")
 CPU_COLUMNS = ("time_s", "cpu_seconds")
@@ -22,27 +23,25 @@ CPU_COLUMNS = ("time_s", "cpu_seconds")
 def read_series(path: Path, columns: tuple[str, ...], cumulative: str) -> pd.DataFrame:
     """The named columns as floats; time_s must increase and `cumulative` must never decrease."""
     path = Path(path)
-    with path.open(newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        missing = [c for c in columns if c not in (reader.fieldnames or [])]
-        if missing:
-            raise BadInput(path, f"missing column(s) {', '.join(missing)}; the header must name "
-                                 f"{', '.join(columns)}", 1)
-        rows = []
-        for row in reader:
-            line = reader.line_num
-            values = [_number(row[c], path, line, c) for c in columns]
-            record = dict(zip(columns, values))
-            if rows and record["time_s"] <= rows[-1][0]["time_s"]:
-                raise BadInput(path, f"must increase, goes from {rows[-1][0]['time_s']} to "
-                                     f"{record['time_s']}", line, "time_s")
-            if rows and record[cumulative] < rows[-1][0][cumulative]:
-                raise BadInput(path, f"is cumulative and must not decrease, goes from "
-                                     f"{rows[-1][0][cumulative]} to {record[cumulative]}", line, cumulative)
-            rows.append((record, line))
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    missing = [c for c in columns if c not in (reader.fieldnames or [])]
+    if missing:
+        raise BadInput(path, f"missing column(s) {', '.join(missing)}; the header must name "
+                             f"{', '.join(columns)}", 1)
+    rows: list[dict[str, float]] = []
+    for row in reader:
+        line = reader.line_num
+        record = {c: _number(row[c], path, line, c) for c in columns}
+        if rows and record["time_s"] <= rows[-1]["time_s"]:
+            raise BadInput(path, f"must increase, goes from {rows[-1]['time_s']} to {record['time_s']}",
+                           line, "time_s")
+        if rows and record[cumulative] < rows[-1][cumulative]:
+            raise BadInput(path, f"is cumulative and must not decrease, goes from {rows[-1][cumulative]} "
+                                 f"to {record[cumulative]}", line, cumulative)
+        rows.append(record)
     if not rows:
         raise BadInput(path, "no samples")
-    return pd.DataFrame([r for r, _ in rows], columns=list(columns))
+    return pd.DataFrame(rows, columns=list(columns))
 
 
 def rate_after(series: pd.DataFrame, cumulative: str, warmup_s: float) -> float | None:

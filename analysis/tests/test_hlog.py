@@ -71,3 +71,11 @@ def test_a_log_without_intervals_is_an_error(tmp_path):
     path.write_text("#[StartTime: 1767225600.000 (seconds since epoch), x]\n")
     with pytest.raises(BadInput, match="no interval histograms"):
         read_hlog(path)
+
+
+def test_binary_garbage_is_named_not_a_traceback(tmp_path):
+    path = tmp_path / "latency.hlog"
+    path.write_bytes(b"#[StartTime: 0 (seconds since epoch)]\n\xff\xfe\x00")
+    with pytest.raises(BadInput, match="not UTF-8 text") as error:
+        read_hlog(path)
+    assert error.value.line == 2
