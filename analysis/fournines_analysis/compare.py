@@ -19,6 +19,7 @@ def write_compare(run_dirs: list[Path | str], out: Path | str) -> tuple[Path, Pa
 
 
 def compare_blocks(runs: list[Run], out: Path) -> list[Block]:
+    """The comparison's content; its plots are saved into <out>/plots/ on the way."""
     summaries = [summarize(r) for r in runs]
     labels = [r.label for r in runs]
     shared = [name for name in runs[0].latency if all(name in r.latency for r in runs)]

@@ -18,6 +18,7 @@ def write_report(run_dir: Path | str) -> tuple[Path, Path]:
 
 
 def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
+    """The report's content; its plots are saved into <run>/plots/ on the way."""
     title = run.info.scenario_name or run.label
     blocks: list[Block] = [
         Heading(f"{title}: {run.label}", 1),
