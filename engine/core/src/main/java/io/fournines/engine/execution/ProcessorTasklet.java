@@ -126,7 +126,11 @@ final class ProcessorTasklet implements Tasklet {
         for (int visited = 0; visited < groupSize; visited++) {
             int s = firstLive + Math.floorMod(nextStream + visited, groupSize);
             InboundStream stream = streams[s];
-            if (stream.isDone() || !stream.drainTo(inbox)) {
+            if (streamCompletionReported[s]) {
+                continue;
+            }
+            // A stream with no queues at all (e.g. a non-target of an all-to-one edge) is done from the start.
+            if (!stream.drainTo(inbox) && !stream.isDone()) {
                 continue;
             }
             progress = true;

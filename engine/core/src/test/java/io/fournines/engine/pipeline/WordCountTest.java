@@ -2,7 +2,6 @@ package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperations;
 import io.fournines.engine.core.Traversers;
-import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.job.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +23,7 @@ class WordCountTest {
 
     @BeforeAll
     static void start() {
-        engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(3));
+        engine = TestEngines.start();
     }
 
     @AfterAll
