@@ -3,6 +3,7 @@ package io.fournines.nexmark.codec;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import io.fournines.nexmark.model.Auction;
 import io.fournines.nexmark.model.Bid;
@@ -51,8 +52,6 @@ public final class EventJsonReader implements Closeable {
     private final Consumer<MalformedEventException> onBadLine;
     private long lineNumber;
     private long badLines;
-    /** Dotted path of the field being parsed, so a syntax error can name it. */
-    private String field;
 
     private EventJsonReader(Reader in, Consumer<MalformedEventException> onBadLine) {
         this.in = in instanceof BufferedReader buffered ? buffered : new BufferedReader(in, 1 << 16);
@@ -125,24 +124,28 @@ public final class EventJsonReader implements Closeable {
     }
 
     private Event parse(String line) {
-        field = null;
-        try (JsonParser json = JSON.createParser(line)) {
+        JsonParser json;
+        try {
+            json = JSON.createParser(line);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (json) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
-                throw bad("expected an object such as {\"bid\":{...}}");
+                throw bad(null, "expected an object such as {\"bid\":{...}}");
             }
             if (json.nextToken() != JsonToken.FIELD_NAME) {
-                throw bad("empty object: expected one of person, auction, bid");
+                throw bad(null, "empty object: expected one of person, auction, bid");
             }
             String type = json.currentName();
-            field = type;
             Map<String, FieldType> schema = switch (type) {
                 case "person" -> PERSON;
                 case "auction" -> AUCTION;
                 case "bid" -> BID;
-                default -> throw bad("unknown event type, expected one of person, auction, bid");
+                default -> throw bad(type, "unknown event type, expected one of person, auction, bid");
             };
             if (json.nextToken() != JsonToken.START_OBJECT) {
-                throw bad("expected an object, found " + describe(json));
+                throw bad(type, "expected an object, found " + describe(json));
             }
             Map<String, Object> values = readFields(json, type, schema);
             Event event = switch (type) {
@@ -158,17 +161,17 @@ public final class EventJsonReader implements Closeable {
                 default -> new Bid(longValue(values, "auction"), longValue(values, "bidder"),
                         longValue(values, "price"), longValue(values, "dateTime"), (String) values.get("extra"));
             };
-            field = null;
-            JsonToken next = json.nextToken();
-            if (next == JsonToken.FIELD_NAME) {
-                throw bad("a line holds one event, found a second: " + json.currentName());
+            if (json.nextToken() == JsonToken.FIELD_NAME) {
+                throw bad(null, "a line holds one event, found a second: " + json.currentName());
             }
             if (json.nextToken() != null) {
-                throw bad("content after the event");
+                throw bad(null, "content after the event");
             }
             return event;
         } catch (JsonProcessingException e) {
-            throw bad(e.getOriginalMessage());
+            // Jackson reads a field's name and the start of its value in one step, so the parsing
+            // context, not the last token we saw, knows which field the error is in.
+            throw bad(path(json.getParsingContext()), e.getOriginalMessage());
         } catch (IOException e) {
             // Parsing a String does no I/O; any other IOException is a parser bug surfacing.
             throw new UncheckedIOException(e);
@@ -180,37 +183,35 @@ public final class EventJsonReader implements Closeable {
         Map<String, Object> values = new HashMap<>();
         while (json.nextToken() == JsonToken.FIELD_NAME) {
             String name = json.currentName();
-            field = type + "." + name;
+            String field = type + "." + name;
             FieldType fieldType = schema.get(name);
             if (fieldType == null) {
-                throw bad("unknown field; " + type + " has " + String.join(", ", schema.keySet()));
+                throw bad(field, "unknown field; " + type + " has " + String.join(", ", schema.keySet()));
             }
             if (values.containsKey(name)) {
-                throw bad("appears twice");
+                throw bad(field, "appears twice");
             }
             JsonToken token = json.nextToken();
             if (fieldType == FieldType.LONG) {
                 if (token != JsonToken.VALUE_NUMBER_INT) {
-                    throw bad("expected an integer, found " + describe(json));
+                    throw bad(field, "expected an integer, found " + describe(json));
                 }
                 if (json.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                    throw bad("integer out of the range of a long: " + json.getText());
+                    throw bad(field, "integer out of the range of a long: " + json.getText());
                 }
                 values.put(name, json.getLongValue());
             } else {
                 if (token != JsonToken.VALUE_STRING) {
-                    throw bad("expected a string, found " + describe(json));
+                    throw bad(field, "expected a string, found " + describe(json));
                 }
                 values.put(name, json.getText());
             }
         }
         for (String name : schema.keySet()) {
             if (!values.containsKey(name)) {
-                field = type + "." + name;
-                throw bad("missing");
+                throw bad(type + "." + name, "missing");
             }
         }
-        field = type;
         return values;
     }
 
@@ -218,8 +219,20 @@ public final class EventJsonReader implements Closeable {
         return (Long) values.get(name);
     }
 
-    private MalformedEventException bad(String reason) {
+    private MalformedEventException bad(String field, String reason) {
         return new MalformedEventException(lineNumber, field, reason);
+    }
+
+    /** Dotted names of the fields enclosing the parser's position, or null at the top level. */
+    private static String path(JsonStreamContext context) {
+        String path = null;
+        for (JsonStreamContext c = context; c != null; c = c.getParent()) {
+            String name = c.getCurrentName();
+            if (name != null) {
+                path = path == null ? name : name + "." + path;
+            }
+        }
+        return path;
     }
 
     /** The current token as a short quote for an error message. */
