@@ -101,11 +101,6 @@ public final class EventJsonReader implements Closeable {
         return badLines;
     }
 
-    /** Lines consumed so far, blank and malformed ones included. */
-    public long linesRead() {
-        return lineNumber;
-    }
-
     @Override
     public void close() {
         try {

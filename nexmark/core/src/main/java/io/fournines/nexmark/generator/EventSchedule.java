@@ -22,10 +22,6 @@ public final class EventSchedule {
         this.rate = rate;
     }
 
-    public long rate() {
-        return rate;
-    }
-
     /** Nanoseconds from {@code t0} to the scheduled time of event {@code eventId}, rounded down. */
     public long offsetNanos(long eventId) {
         return offset(eventId, NANOS_PER_SECOND);

@@ -65,10 +65,6 @@ public final class NexmarkGenerator {
                 (long) config.numInFlightAuctions() * PROPORTION_DENOMINATOR / AUCTION_PROPORTION;
     }
 
-    public GeneratorConfig config() {
-        return config;
-    }
-
     public EventSchedule schedule() {
         return schedule;
     }

@@ -35,7 +35,6 @@ public final class LatencyLog {
     /** The Interval_Max column is written in milliseconds. */
     private static final double MICROS_PER_MILLI = 1_000.0;
 
-    private final Path file;
     private final EpochClock clock;
     private final long warmupEndMicros;
     private final Recorder recorder = new Recorder(1, HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
@@ -49,7 +48,6 @@ public final class LatencyLog {
     private boolean closed;
 
     LatencyLog(Path file, EpochClock clock, long startMicros, long warmupEndMicros) {
-        this.file = file;
         this.clock = clock;
         this.startMicros = startMicros;
         this.intervalStartMicros = clock.nowMicros();
@@ -70,10 +68,6 @@ public final class LatencyLog {
         writer.outputBaseTime(startMillis);
         writer.outputLegend();
         out.flush();
-    }
-
-    public Path file() {
-        return file;
     }
 
     /** Records one latency. Thread-safe and wait-free. */

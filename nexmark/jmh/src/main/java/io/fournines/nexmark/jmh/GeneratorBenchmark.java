@@ -38,7 +38,7 @@ public class GeneratorBenchmark {
     long keys;
 
     /** Beam's padded sizes cost a string per bid; off is the harness default. */
-    @Param({"false"})
+    @Param({"false", "true"})
     boolean extraPadding;
 
     private NexmarkGenerator generator;
