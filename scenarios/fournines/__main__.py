@@ -4,6 +4,7 @@ import sys
 
 import click
 
+from fournines.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
 from fournines.java_build import ensure_jar
 
 
@@ -25,6 +26,9 @@ def _exec_java(args):
     sys.stdout.flush()
     os.execvp("java", ["java", *args])
 
+
+for command in ANALYSIS_COMMANDS:
+    cli.add_command(command)
 
 if __name__ == "__main__":
     cli()

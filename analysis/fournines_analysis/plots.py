@@ -1,0 +1,99 @@
+"""The three pictures a latency engineer reads first, as matplotlib Figures (no pyplot, so no global
+state and no display needed; PNGs are rendered by Agg).
+
+- nines: latency against percentile on a 'nines' axis, x = -log10(1 - p), so 90%, 99%, 99.9%, 99.99%
+  are equally spaced and the tail gets the room it deserves;
+- latency over time: each interval's p99 and max, the warm-up shaded (it is left out of the summary);
+- throughput over time, and cores busy when cpu.csv is there.
+"""
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator, FuncFormatter
+
+from fournines_analysis.histograms import Layout, value_at_percentiles
+from fournines_analysis.hlog import LatencyLog
+from fournines_analysis.timeseries import per_sample_rate
+
+MAX_NINES = 6  # 99.9999%: beyond it no run of ours has enough events to say anything
+_POINTS = 600
+
+
+def nines_label(nines: float) -> str:
+    """Tick label for x = nines: 0 -> 0%, 1 -> 90%, 4 -> 99.99%."""
+    return f"{100 - 100 / 10 ** nines:.{max(int(nines) - 2, 0)}f}%"
+
+
+def nines_figure(curves: list[tuple[str, np.ndarray, Layout]], title: str) -> Figure:
+    """One line per (label, pooled counts, layout). Each line stops at x = log10(count): past it the
+    percentile is just the max, and drawing on would claim a resolution the run does not have."""
+    fig = Figure(figsize=(9, 5.5), layout="constrained")
+    ax = fig.add_subplot()
+    right = 1
+    for label, counts, layout in curves:
+        total = counts.sum()
+        end = min(np.log10(total), MAX_NINES) if total > 1 else 0
+        x = np.linspace(0, end, _POINTS)
+        y = value_at_percentiles(counts, layout, 100 * (1 - 10.0 ** -x))
+        ax.plot(x, y, drawstyle="steps-post", label=f"{label} (n={total:,.0f})")
+        right = max(right, int(np.ceil(end)))
+    ticks = range(right + 1)
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: nines_label(x)))
+    ax.set_xlim(0, right)
+    ax.set_yscale("log")
+    ax.set_xlabel("percentile")
+    ax.set_ylabel("latency (µs)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left")
+    return fig
+
+
+def latency_over_time_figure(log: LatencyLog, warmup_s: float, title: str) -> Figure:
+    fig = Figure(figsize=(9, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    middle = log.start_s + log.length_s / 2
+    ax.plot(middle, log.per_interval(100), marker=".", label="max per interval")
+    ax.plot(middle, log.per_interval(99), marker=".", label="p99 per interval")
+    _shade_warmup(ax, min(0.0, log.start_s.min()), warmup_s)
+    ax.set_yscale("log")
+    ax.set_xlabel("time since start (s)")
+    ax.set_ylabel("latency (µs)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper right")
+    return fig
+
+
+def throughput_figure(throughput, cpu, warmup_s: float, title: str) -> Figure:
+    """Events/s per sample; below it, cores busy per sample (cpu seconds / wall seconds) if recorded."""
+    panels = 1 if cpu is None else 2
+    fig = Figure(figsize=(9, 3 + 2 * panels), layout="constrained")
+    axes = fig.subplots(panels, 1, sharex=True, squeeze=False)[:, 0]
+    axes[0].plot(throughput["time_s"], throughput["events_per_s"], marker=".")
+    axes[0].set_ylabel("events/s")
+    axes[0].set_title(title)
+    if cpu is not None:
+        axes[1].plot(cpu["time_s"], per_sample_rate(cpu, "cpu_seconds"), marker=".", color="tab:green")
+        axes[1].set_ylabel("cores busy")
+    for ax in axes:
+        _shade_warmup(ax, 0.0, warmup_s)
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+        if warmup_s > 0:
+            ax.legend(loc="lower right")
+    axes[-1].set_xlabel("time since start (s)")
+    return fig
+
+
+def save(fig: Figure, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def _shade_warmup(ax, start: float, warmup_s: float):
+    if warmup_s > start:
+        ax.axvspan(start, warmup_s, color="grey", alpha=0.2, label="warm-up (excluded)")

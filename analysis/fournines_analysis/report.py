@@ -1,0 +1,74 @@
+"""report.md, report.html and plots/*.png for one results folder: what was measured after the
+warm-up, how it moved over time, and the context needed to trust or reproduce it."""
+import json
+import re
+from pathlib import Path
+
+from fournines_analysis import formatting, plots
+from fournines_analysis.document import Block, Heading, Image, Paragraph, Table, write
+from fournines_analysis.results import Run, load_run
+from fournines_analysis.runinfo import FIELDS
+from fournines_analysis.summary import RunSummary, measured_counts, summarize
+
+
+def write_report(run_dir: Path | str) -> tuple[Path, Path]:
+    """Loads the folder, writes its plots and both reports into it; returns (report.md, report.html)."""
+    run = load_run(run_dir)
+    return write(report_blocks(run, summarize(run)), run.path)
+
+
+def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
+    """The report's content; its plots are saved into <run>/plots/ on the way."""
+    title = run.info.scenario_name or run.label
+    blocks: list[Block] = [
+        Heading(f"{title}: {run.label}", 1),
+        Paragraph(f"Latencies are in microseconds. The first {run.warmup_s:g} s are warm-up: left out of "
+                  f"every number below, shaded in the plots over time."),
+        Heading("Latency after warm-up"),
+        latency_table(summary),
+        Heading("Throughput after warm-up"),
+        Table(["throughput", "cores busy (cpu s / wall s)", "events/s per core"],
+              [[formatting.rate(summary.throughput), formatting.number(summary.cores),
+                formatting.number(summary.per_core, 0)]]),
+        Heading("Percentile distribution"),
+        Image(plots.save(plots.nines_figure(
+            [(name, measured_counts(log, run.warmup_s).sum(axis=0), log.layout) for name, log in run.latency.items()],
+            f"{title}: latency by percentile, after warm-up"), run.path / "plots" / "nines.png"),
+            "latency by percentile on a nines axis"),
+        Heading("Latency over time"),
+    ]
+    for name, log in run.latency.items():
+        figure = plots.latency_over_time_figure(log, run.warmup_s, f"{title}: {name} per interval")
+        blocks.append(Image(plots.save(figure, run.path / "plots" / f"over-time-{file_safe(name)}.png"),
+                            f"{name}: p99 and max per interval"))
+    if run.throughput is not None:
+        figure = plots.throughput_figure(run.throughput, run.cpu, run.warmup_s, f"{title}: throughput")
+        blocks += [Heading("Throughput over time"),
+                   Image(plots.save(figure, run.path / "plots" / "throughput.png"), "throughput over time")]
+    else:
+        blocks += [Heading("Throughput over time"), Paragraph("No throughput.csv in this results folder.")]
+    blocks += [Heading("Run context"), context_table(run)]
+    return blocks
+
+
+def latency_table(summary: RunSummary) -> Table:
+    header = ["series"] + [label for label, _, _ in summary.latency[0].metrics()]
+    return Table(header, [[s.series] + [fmt(v) for _, v, fmt in s.metrics()] for s in summary.latency])
+
+
+def context_table(run: Run) -> Table:
+    rows = []
+    for field, (_, label) in FIELDS.items():
+        value = run.info.fields.get(field)
+        if value is None:
+            text = "not recorded"
+        elif isinstance(value, (dict, list)):
+            text = " ".join(value) if field == "jvm_flags" else json.dumps(value, sort_keys=True)
+        else:
+            text = str(value)
+        rows.append([label, text])
+    return Table(["field", "value"], rows)
+
+
+def file_safe(name: str) -> str:
+    return re.sub(r"[^\w.-]", "_", name)

@@ -1,0 +1,75 @@
+"""Gate verdicts on synthetic runs whose truth is known, through the CLI an engine's CI would call."""
+import pytest
+from click.testing import CliRunner
+
+from fournines.__main__ import cli
+from fournines_analysis.gate import IMPROVEMENT, METRICS, NO_CHANGE, REGRESSION, gate
+
+
+def run_gate(baselines, candidates, *options):
+    args = ["gate", "--baseline", *map(str, baselines), "--candidate", *map(str, candidates), *options]
+    return CliRunner().invoke(cli, args)
+
+
+def verdicts(result):
+    return {v.metric: v.verdict for v in result.verdicts}
+
+
+def test_a_clear_regression_fails_the_gate(synthetic_runs):
+    result = run_gate(synthetic_runs["baseline"], synthetic_runs["slower"])
+    assert result.exit_code == 1, result.output
+    assert "p99 per interval, median" in result.output and "regression" in result.output
+    assert "gate: FAILED, regression in latency: p99 per interval, median" in result.output
+    v = gate(synthetic_runs["baseline"], synthetic_runs["slower"]).verdicts[0]
+    assert v.low > 1.05 and 1.2 < v.ratio < 1.4
+
+
+def test_a_clear_improvement_passes_and_says_so(synthetic_runs):
+    result = run_gate(synthetic_runs["baseline"], synthetic_runs["faster"])
+    assert result.exit_code == 0, result.output
+    assert "improvement" in result.output and "gate: passed" in result.output
+    assert verdicts(gate(synthetic_runs["baseline"], synthetic_runs["faster"]))["p99 per interval, median"] == IMPROVEMENT
+
+
+def test_noise_alone_is_no_significant_change(synthetic_runs):
+    result = run_gate(synthetic_runs["baseline"], synthetic_runs["same"])
+    assert result.exit_code == 0, result.output
+    assert set(verdicts(gate(synthetic_runs["baseline"], synthetic_runs["same"])).values()) == {NO_CHANGE}
+    assert result.output.count("no significant change") == len(METRICS)
+
+
+def test_the_threshold_is_the_bar_the_whole_interval_must_clear(synthetic_runs):
+    """A 30% slow-down is no regression when 50% is tolerated."""
+    result = gate(synthetic_runs["baseline"], synthetic_runs["slower"], threshold=0.5)
+    assert REGRESSION not in verdicts(result).values() and not result.regressed
+
+
+def test_the_verdict_is_deterministic(synthetic_runs):
+    first = run_gate(synthetic_runs["baseline"], synthetic_runs["same"])
+    second = run_gate(synthetic_runs["baseline"], synthetic_runs["same"])
+    assert first.output == second.output
+
+
+def test_one_run_a_side_comes_with_a_warning(synthetic_runs):
+    result = run_gate(synthetic_runs["baseline"][:1], synthetic_runs["same"][:1])
+    assert "one run on a side" in result.output
+
+
+def test_bad_input_exits_2_naming_the_file(synthetic_runs, tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "run.json").write_text('{"warmup_s": "5s"}')
+    result = run_gate(synthetic_runs["baseline"], [broken])
+    assert result.exit_code == 2
+    assert f"{broken / 'run.json'}: field 'warmup_s': must be a number" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["gate", "somewhere"], "say whether it is a --baseline or a --candidate folder"),
+    (["gate", "--baseline", "a"], "--candidate needs at least one results folder"),
+    (["gate", "--baseline", "a", "--candidate", "b", "--base", "c"], "unknown option --base"),
+    (["gate", "--baseline", "a", "--candidate", "b", "--threshold", "1.5"], "1.5 is not in the range"),
+])
+def test_usage_errors_exit_2(args, message):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and message in result.output

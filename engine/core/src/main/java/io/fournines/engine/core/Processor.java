@@ -1,0 +1,89 @@
+package io.fournines.engine.core;
+
+/**
+ * The unit of computation: one instance runs on one worker, fed from its {@link Inbox} and writing
+ * to its {@link Outbox}.
+ *
+ * <p>The contract is cooperative. No method may block: when the outbox refuses an item, the
+ * processor keeps it and returns, and the engine calls it again later. Methods that return
+ * {@code boolean} are called until they return {@code true}. All methods are called from one thread
+ * at a time, so a processor needs no synchronisation of its own.
+ *
+ * <p>Most processors extend {@link AbstractProcessor}, which turns the inbox into per-item calls and
+ * forwards watermarks.
+ */
+public interface Processor {
+
+    /** Called once, before any other method, with the outbox to write to. */
+    default void init(Outbox outbox, Context context) throws Exception {
+    }
+
+    /**
+     * A cooperative processor shares a worker thread with others, so each call must return within
+     * about a millisecond. A non-cooperative one gets a thread of its own and may block briefly.
+     */
+    default boolean isCooperative() {
+        return true;
+    }
+
+    /**
+     * Takes items from the inbox, which holds items from input {@code ordinal} only. Removes each
+     * item once it is fully handled; items left in the inbox are offered again in the next call.
+     */
+    default void process(int ordinal, Inbox inbox) {
+        throw new UnsupportedOperationException(getClass().getName() + " has inputs but does not override process()");
+    }
+
+    /**
+     * Handles a watermark coalesced over all inputs: no later item will carry an earlier event time.
+     * Returns true once done, typically after forwarding the watermark.
+     */
+    boolean tryProcessWatermark(Watermark watermark);
+
+    /** Called when the inbox is empty, so time-driven processors can make progress. */
+    default boolean tryProcess() {
+        return true;
+    }
+
+    /** Input {@code ordinal} has delivered all its items. Returns true once done. */
+    default boolean completeEdge(int ordinal) {
+        return true;
+    }
+
+    /**
+     * All inputs are done (a source, having none, is called here repeatedly from the start). Returns
+     * true once the processor has emitted everything it will ever emit; a streaming source never does.
+     */
+    default boolean complete() {
+        return true;
+    }
+
+    /**
+     * The earliest {@link System#nanoTime()} at which this processor has work that no input will
+     * trigger (a rate-controlled source's next scheduled item). Lets an idle worker sleep until then
+     * instead of polling. {@link Long#MAX_VALUE}: no such time.
+     */
+    default long nextDeadlineNanos() {
+        return Long.MAX_VALUE;
+    }
+
+    /** Called once after the processor is done, failed or cancelled. */
+    default void close() throws Exception {
+    }
+
+    /** Where a processor instance sits in the job. */
+    interface Context {
+        String vertexName();
+
+        /** This instance's index among the vertex's instances, 0-based. */
+        int processorIndex();
+
+        /** How many instances of the vertex run in the job. */
+        int parallelism();
+
+        /** Partitions of the job's key space that this instance owns on partitioned inputs. */
+        int[] ownedPartitions();
+
+        int partitionCount();
+    }
+}

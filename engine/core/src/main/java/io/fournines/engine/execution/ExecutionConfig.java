@@ -1,0 +1,60 @@
+package io.fournines.engine.execution;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How the engine runs tasklets.
+ *
+ * @param cooperativeThreads worker threads shared by cooperative tasklets (default: one per core)
+ * @param idleMinParkNanos   first park after a round without progress
+ * @param idleMaxParkNanos   longest park; bounds how late a time-driven processor without a deadline runs
+ * @param outboxBatchLimit   items a processor may emit per call before it must yield
+ * @param partitionCount     partitions of the key space on partitioned edges
+ */
+public record ExecutionConfig(int cooperativeThreads, long idleMinParkNanos, long idleMaxParkNanos,
+                              int outboxBatchLimit, int partitionCount) {
+
+    /**
+     * Parks can be long (and idle cheap) because producers wake a parked worker when they give it
+     * data and sources wake it for their next scheduled item: the park length no longer bounds the
+     * latency of data-driven work, only the polling of time-driven processors.
+     */
+    public static final long DEFAULT_IDLE_MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(25);
+    public static final long DEFAULT_IDLE_MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    public ExecutionConfig {
+        if (cooperativeThreads < 1) {
+            throw new IllegalArgumentException("cooperativeThreads must be >= 1, got " + cooperativeThreads);
+        }
+        if (idleMinParkNanos <= 0 || idleMaxParkNanos < idleMinParkNanos) {
+            throw new IllegalArgumentException("idle park must satisfy 0 < min <= max, got min=" + idleMinParkNanos + "ns max=" + idleMaxParkNanos + "ns");
+        }
+        if (outboxBatchLimit < 1) {
+            throw new IllegalArgumentException("outboxBatchLimit must be >= 1, got " + outboxBatchLimit);
+        }
+        if (partitionCount < 1) {
+            throw new IllegalArgumentException("partitionCount must be >= 1, got " + partitionCount);
+        }
+    }
+
+    public static ExecutionConfig defaults() {
+        return new ExecutionConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_IDLE_MIN_PARK_NANOS,
+                DEFAULT_IDLE_MAX_PARK_NANOS, OutboxImpl.DEFAULT_BATCH_LIMIT, Partitioner.DEFAULT_PARTITION_COUNT);
+    }
+
+    public ExecutionConfig withCooperativeThreads(int threads) {
+        return new ExecutionConfig(threads, idleMinParkNanos, idleMaxParkNanos, outboxBatchLimit, partitionCount);
+    }
+
+    public ExecutionConfig withIdlePark(long minNanos, long maxNanos) {
+        return new ExecutionConfig(cooperativeThreads, minNanos, maxNanos, outboxBatchLimit, partitionCount);
+    }
+
+    public ExecutionConfig withOutboxBatchLimit(int limit) {
+        return new ExecutionConfig(cooperativeThreads, idleMinParkNanos, idleMaxParkNanos, limit, partitionCount);
+    }
+
+    public ExecutionConfig withPartitionCount(int count) {
+        return new ExecutionConfig(cooperativeThreads, idleMinParkNanos, idleMaxParkNanos, outboxBatchLimit, count);
+    }
+}

@@ -1,0 +1,161 @@
+package io.fournines.engine.execution;
+
+import io.fournines.engine.core.Processor;
+import io.fournines.engine.dag.Dag;
+import io.fournines.engine.dag.Edge;
+import io.fournines.engine.dag.RoutingPolicy;
+import io.fournines.engine.dag.Vertex;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+/**
+ * Turns a DAG into running tasklets on this engine: one processor instance per worker for each
+ * vertex (unless the vertex fixes its parallelism), an SPSC queue for every producer-consumer pair an
+ * edge connects, and each instance placed on a worker.
+ */
+public final class ExecutionPlan {
+
+    private final TaskletExecutionService service;
+    private final Partitioner partitioner;
+    private final Map<Vertex, Instance[]> instances = new HashMap<>();
+
+    /** One processor instance while the plan is being wired. */
+    private static final class Instance {
+        final Processor processor;
+        final ProcessorContext context;
+        final Worker worker;
+        final List<InboundStream> inbound = new ArrayList<>();
+        final List<OutboundCollector> outbound = new ArrayList<>();
+        final Set<Worker> downstream = new LinkedHashSet<>();
+
+        Instance(Processor processor, ProcessorContext context, Worker worker) {
+            this.processor = processor;
+            this.context = context;
+            this.worker = worker;
+        }
+    }
+
+    private ExecutionPlan(TaskletExecutionService service) {
+        this.service = service;
+        this.partitioner = new Partitioner(service.config().partitionCount());
+    }
+
+    /** Builds, initialises and starts every tasklet of the DAG as one job execution. */
+    public static void start(Dag dag, TaskletExecutionService service, JobExecution execution) throws Exception {
+        ExecutionPlan plan = new ExecutionPlan(service);
+        List<Vertex> order = dag.validate();
+        for (Vertex v : order) {
+            plan.createInstances(v);
+        }
+        for (Edge e : dag.edges()) {
+            plan.connect(e);
+        }
+        plan.launch(order, execution);
+    }
+
+    private void createInstances(Vertex v) {
+        int parallelism = v.localParallelism() == Vertex.DEFAULT_PARALLELISM ? service.cooperativeWorkerCount() : v.localParallelism();
+        int[] owner = partitioner.ownerTable(parallelism);
+        Instance[] created = new Instance[parallelism];
+        for (int i = 0; i < parallelism; i++) {
+            Processor p = v.processorSupplier().get();
+            if (p == null) {
+                throw new IllegalStateException("the processor supplier of vertex '" + v + "' returned null");
+            }
+            int index = i;
+            int[] owned = IntStream.range(0, owner.length).filter(part -> owner[part] == index).toArray();
+            ProcessorContext ctx = new ProcessorContext(v.name(), i, parallelism, owned, partitioner.partitionCount());
+            Worker w = p.isCooperative()
+                    ? service.cooperativeWorker(i % service.cooperativeWorkerCount())
+                    : service.newDedicatedWorker(v.name() + "#" + i);
+            created[i] = new Instance(p, ctx, w);
+        }
+        instances.put(v, created);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void connect(Edge e) {
+        Instance[] producers = instances.get(e.source());
+        Instance[] consumers = instances.get(e.destination());
+        RoutingPolicy policy = e.routingPolicy();
+        if (policy == RoutingPolicy.ISOLATED && producers.length != consumers.length) {
+            throw new IllegalArgumentException("isolated edge " + e + " needs equal parallelism on both ends, got "
+                    + producers.length + " and " + consumers.length);
+        }
+        // queues[c][p]: from producer p to consumer c; null where the edge never connects them.
+        OneToOneConcurrentArrayQueue<Object>[][] queues = new OneToOneConcurrentArrayQueue[consumers.length][producers.length];
+        for (int c = 0; c < consumers.length; c++) {
+            for (int p = 0; p < producers.length; p++) {
+                if (connects(policy, p, c)) {
+                    queues[c][p] = new OneToOneConcurrentArrayQueue<>(e.queueSize());
+                }
+            }
+        }
+        for (int c = 0; c < consumers.length; c++) {
+            OneToOneConcurrentArrayQueue<Object>[] in = nonNull(queues[c]);
+            consumers[c].inbound.add(new InboundStream(e.destOrdinal(), e.priority(), in));
+        }
+        int[] owner = partitioner.ownerTable(consumers.length);
+        for (int p = 0; p < producers.length; p++) {
+            int producer = p;
+            OneToOneConcurrentArrayQueue<Object>[] out = new OneToOneConcurrentArrayQueue[consumers.length];
+            for (int c = 0; c < consumers.length; c++) {
+                out[c] = queues[c][p];
+                if (out[c] != null) {
+                    producers[p].downstream.add(consumers[c].worker);
+                }
+            }
+            producers[p].outbound.add(switch (policy) {
+                case UNICAST -> new OutboundCollector.RoundRobin(out);
+                case PARTITIONED -> new OutboundCollector.Partitioned(out, e.partitionKeyFn(), partitioner, owner);
+                case BROADCAST -> new OutboundCollector.Broadcast(out);
+                case ISOLATED -> new OutboundCollector.Single(out[producer]);
+                case ALL_TO_ONE -> new OutboundCollector.Single(out[0]);
+            });
+        }
+    }
+
+    private static boolean connects(RoutingPolicy policy, int producer, int consumer) {
+        return switch (policy) {
+            case ISOLATED -> producer == consumer;
+            case ALL_TO_ONE -> consumer == 0;
+            default -> true;
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static OneToOneConcurrentArrayQueue<Object>[] nonNull(OneToOneConcurrentArrayQueue<Object>[] queues) {
+        return java.util.Arrays.stream(queues).filter(q -> q != null).toArray(OneToOneConcurrentArrayQueue[]::new);
+    }
+
+    private void launch(List<Vertex> order, JobExecution execution) throws Exception {
+        List<ProcessorTasklet> tasklets = new ArrayList<>();
+        List<Worker> workers = new ArrayList<>();
+        for (Vertex v : order) {
+            for (Instance in : instances.get(v)) {
+                OutboxImpl outbox = new OutboxImpl(in.outbound.toArray(OutboundCollector[]::new), service.config().outboxBatchLimit());
+                WorkerParker[] wake = in.downstream.stream().filter(w -> w != in.worker).map(Worker::parker).toArray(WorkerParker[]::new);
+                ProcessorTasklet t = new ProcessorTasklet(in.processor, in.context, outbox, in.inbound.toArray(InboundStream[]::new), execution, wake);
+                t.init();
+                tasklets.add(t);
+                workers.add(in.worker);
+            }
+        }
+        tasklets.forEach(t -> execution.taskletStarted());
+        // Sources were created first, so each worker calls them before their consumers in a round.
+        for (int i = 0; i < tasklets.size(); i++) {
+            Worker w = workers.get(i);
+            w.add(tasklets.get(i));
+            if (!tasklets.get(i).isCooperative()) {
+                w.start();
+            }
+        }
+    }
+}

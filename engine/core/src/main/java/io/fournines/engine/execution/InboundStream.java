@@ -1,0 +1,86 @@
+package io.fournines.engine.execution;
+
+import io.fournines.engine.core.DoneItem;
+import io.fournines.engine.core.Watermark;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+
+/**
+ * One input ordinal of a processor instance: an SPSC queue per upstream producer instance. Drains
+ * them round-robin into the inbox; stops at each queue's watermark or done item and coalesces the
+ * watermarks across the queues.
+ */
+final class InboundStream {
+
+    private final int ordinal;
+    private final int priority;
+    private final OneToOneConcurrentArrayQueue<Object>[] queues;
+    private final boolean[] queueDone;
+    private final WatermarkCoalescer coalescer;
+    private int liveQueues;
+    private int nextQueue;
+
+    InboundStream(int ordinal, int priority, OneToOneConcurrentArrayQueue<Object>[] queues) {
+        this.ordinal = ordinal;
+        this.priority = priority;
+        this.queues = queues;
+        this.queueDone = new boolean[queues.length];
+        this.coalescer = new WatermarkCoalescer(queues.length);
+        this.liveQueues = queues.length;
+    }
+
+    int ordinal() {
+        return ordinal;
+    }
+
+    int priority() {
+        return priority;
+    }
+
+    boolean isDone() {
+        return liveQueues == 0;
+    }
+
+    /**
+     * Moves available items into the inbox, visiting each live queue once, starting where the last
+     * drain stopped. Returns whether anything (item, watermark or done) was taken.
+     */
+    boolean drainTo(InboxImpl inbox) {
+        boolean took = false;
+        for (int visited = 0; visited < queues.length; visited++) {
+            int q = nextQueue;
+            nextQueue = q + 1 == queues.length ? 0 : q + 1;
+            if (!queueDone[q]) {
+                took |= drainQueue(q, inbox);
+            }
+        }
+        return took;
+    }
+
+    private boolean drainQueue(int q, InboxImpl inbox) {
+        OneToOneConcurrentArrayQueue<Object> queue = queues[q];
+        // Bounded by the capacity so a fast producer cannot keep this call going forever.
+        for (int i = 0, limit = queue.capacity(); i < limit; i++) {
+            Object item = queue.poll();
+            if (item == null) {
+                return i > 0;
+            }
+            if (item instanceof Watermark wm) {
+                coalescer.observe(q, wm.timestamp());
+                return true;
+            }
+            if (item == DoneItem.DONE) {
+                queueDone[q] = true;
+                coalescer.inputDone(q);
+                liveQueues--;
+                return true;
+            }
+            inbox.add(item);
+        }
+        return true;
+    }
+
+    /** The coalesced watermark of this input to pass on, or a {@link WatermarkCoalescer} sentinel. */
+    long nextWatermark() {
+        return coalescer.next();
+    }
+}

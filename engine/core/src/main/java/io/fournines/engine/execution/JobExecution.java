@@ -1,0 +1,51 @@
+package io.fournines.engine.execution;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The running state of one job: how many tasklets are still alive, and why it is ending if it is
+ * ending early. Tasklets poll {@link #isTerminating()} at the start of every call.
+ */
+public final class JobExecution {
+
+    private final CompletableFuture<Void> completion = new CompletableFuture<>();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicInteger liveTasklets = new AtomicInteger();
+    private volatile boolean terminating;
+
+    public CompletableFuture<Void> completion() {
+        return completion;
+    }
+
+    public boolean isTerminating() {
+        return terminating;
+    }
+
+    /** Records the first failure; every tasklet of the job then stops. */
+    public void fail(Throwable cause) {
+        failure.compareAndSet(null, cause);
+        terminating = true;
+    }
+
+    public void cancel() {
+        fail(new CancellationException("job cancelled"));
+    }
+
+    void taskletStarted() {
+        liveTasklets.incrementAndGet();
+    }
+
+    void taskletFinished() {
+        if (liveTasklets.decrementAndGet() == 0) {
+            Throwable cause = failure.get();
+            if (cause == null) {
+                completion.complete(null);
+            } else {
+                completion.completeExceptionally(cause);
+            }
+        }
+    }
+}

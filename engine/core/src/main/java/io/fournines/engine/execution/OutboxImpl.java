@@ -1,0 +1,93 @@
+package io.fournines.engine.execution;
+
+import io.fournines.engine.core.ControlItem;
+import io.fournines.engine.core.Outbox;
+
+import java.util.Arrays;
+
+/**
+ * Writes straight into the downstream queues (no buffer of its own) and refuses everything after a
+ * per-call cap, so a processor with a lot to emit still yields its worker to the other tasklets.
+ */
+final class OutboxImpl implements Outbox {
+
+    /** Jet's default cap: large enough to amortise a call, small enough to keep rounds short. */
+    static final int DEFAULT_BATCH_LIMIT = 2048;
+
+    private final OutboundCollector[] collectors;
+    private final int batchLimit;
+    private final boolean[] ordinalTookPendingItem;
+    private Object pendingItem;
+    private int emittedThisCall;
+    private boolean wroteThisCall;
+
+    OutboxImpl(OutboundCollector[] collectors, int batchLimit) {
+        this.collectors = collectors;
+        this.batchLimit = batchLimit;
+        this.ordinalTookPendingItem = new boolean[collectors.length];
+    }
+
+    @Override
+    public int bucketCount() {
+        return collectors.length;
+    }
+
+    @Override
+    public boolean offer(int ordinal, Object item) {
+        if (emittedThisCall >= batchLimit) {
+            return false;
+        }
+        OutboundCollector collector = collectors[ordinal];
+        boolean accepted = item instanceof ControlItem ? collector.offerToAll(item) : collector.offer(item);
+        if (accepted) {
+            emittedThisCall++;
+            wroteThisCall = true;
+        }
+        return accepted;
+    }
+
+    @Override
+    public boolean offer(Object item) {
+        return emittedThisCall < batchLimit && offerToAllOrdinals(item);
+    }
+
+    /** For the tasklet's own control items (idle marker, done): not subject to the cap. */
+    boolean offerControl(ControlItem item) {
+        return offerToAllOrdinals(item);
+    }
+
+    private boolean offerToAllOrdinals(Object item) {
+        if (item != pendingItem) {
+            pendingItem = item;
+            Arrays.fill(ordinalTookPendingItem, false);
+        }
+        boolean control = item instanceof ControlItem;
+        boolean all = true;
+        for (int o = 0; o < collectors.length; o++) {
+            if (!ordinalTookPendingItem[o]) {
+                // A broadcast writes to some queues even when it fails on others.
+                ordinalTookPendingItem[o] = control ? collectors[o].offerToAll(item) : collectors[o].offer(item);
+                all &= ordinalTookPendingItem[o];
+                wroteThisCall = true;
+            }
+        }
+        if (all) {
+            pendingItem = null;
+            emittedThisCall++;
+        }
+        return all;
+    }
+
+    @Override
+    public boolean hasReachedLimit() {
+        return emittedThisCall >= batchLimit;
+    }
+
+    /** Starts a new call: resets the cap; returns whether the previous call wrote to any queue. */
+    boolean resetForNextCall() {
+        boolean wrote = wroteThisCall;
+        emittedThisCall = 0;
+        wroteThisCall = false;
+        return wrote;
+    }
+}

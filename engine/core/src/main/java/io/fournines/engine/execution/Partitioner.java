@@ -1,0 +1,41 @@
+package io.fournines.engine.execution;
+
+/**
+ * Maps a key to one of a fixed number of partitions. Uses the key's own hashCode, mixed so that
+ * sequential ids spread evenly; stable across JVMs for strings, boxed primitives and records of them.
+ */
+public final class Partitioner {
+
+    /** Jet's default: a prime, so that common key patterns do not alias onto few partitions. */
+    public static final int DEFAULT_PARTITION_COUNT = 271;
+
+    private final int partitionCount;
+
+    public Partitioner(int partitionCount) {
+        if (partitionCount < 1) {
+            throw new IllegalArgumentException("partitionCount must be >= 1, got " + partitionCount);
+        }
+        this.partitionCount = partitionCount;
+    }
+
+    public int partitionCount() {
+        return partitionCount;
+    }
+
+    public int partition(Object key) {
+        if (key == null) {
+            throw new NullPointerException("partitioning key is null");
+        }
+        int h = key.hashCode() * 0x9E3779B9;
+        return Math.floorMod(h ^ (h >>> 16), partitionCount);
+    }
+
+    /** Which of {@code owners} instances owns each partition: round-robin, so each gets an equal share. */
+    public int[] ownerTable(int owners) {
+        int[] table = new int[partitionCount];
+        for (int p = 0; p < partitionCount; p++) {
+            table[p] = p % owners;
+        }
+        return table;
+    }
+}

@@ -1,0 +1,246 @@
+package io.fournines.engine.execution;
+
+import io.fournines.engine.core.DoneItem;
+import io.fournines.engine.core.Processor;
+import io.fournines.engine.core.Watermark;
+
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * Runs one processor instance: fills its inbox from its input queues, calls it, coalesces
+ * watermarks across its inputs, completes it when its inputs are done, and finally sends the done
+ * item downstream. Each call does a bounded amount of work and never blocks.
+ */
+final class ProcessorTasklet implements Tasklet {
+
+    private enum State { PROCESS_INPUT, PROCESS_WATERMARK, EMIT_IDLE, COMPLETE_EDGE, COMPLETE, EMIT_DONE, END }
+
+    private final Processor processor;
+    private final Processor.Context context;
+    private final OutboxImpl outbox;
+    private final InboxImpl inbox = new InboxImpl();
+    /** Sorted by priority, so the streams to drain first come first. */
+    private final InboundStream[] streams;
+    private final boolean[] streamCompletionReported;
+    private final WatermarkCoalescer inputCoalescer;
+    private final JobExecution execution;
+    private final WorkerParker[] downstreamWorkers;
+
+    private State state;
+    private int inboxOrdinal;
+    private int nextStream;
+    private int liveStreams;
+    private int completedOrdinal = -1;
+    private long pendingWatermark = WatermarkCoalescer.NONE;
+    private boolean progress;
+
+    ProcessorTasklet(Processor processor, Processor.Context context, OutboxImpl outbox, InboundStream[] streams,
+                     JobExecution execution, WorkerParker[] downstreamWorkers) {
+        this.processor = processor;
+        this.context = context;
+        this.outbox = outbox;
+        this.streams = streams.clone();
+        Arrays.sort(this.streams, Comparator.comparingInt(InboundStream::priority).thenComparingInt(InboundStream::ordinal));
+        this.streamCompletionReported = new boolean[streams.length];
+        this.inputCoalescer = new WatermarkCoalescer(streams.length);
+        this.execution = execution;
+        this.downstreamWorkers = downstreamWorkers;
+        this.liveStreams = streams.length;
+        this.state = liveStreams == 0 ? State.COMPLETE : State.PROCESS_INPUT;
+    }
+
+    void init() throws Exception {
+        processor.init(outbox, context);
+    }
+
+    @Override
+    public ProgressState call() {
+        if (execution.isTerminating()) {
+            return ProgressState.DONE;
+        }
+        progress = false;
+        step();
+        if (outbox.resetForNextCall()) {
+            progress = true;
+            wakeDownstreamWorkers();
+        }
+        return ProgressState.of(progress, state == State.END);
+    }
+
+    private void step() {
+        switch (state) {
+            case PROCESS_INPUT -> processInput();
+            case PROCESS_WATERMARK -> processWatermark();
+            case EMIT_IDLE -> emitIdle();
+            case COMPLETE_EDGE -> completeEdge();
+            case COMPLETE -> complete();
+            case EMIT_DONE -> emitDone();
+            case END -> throw new IllegalStateException("tasklet of '" + context.vertexName() + "' called after it ended");
+        }
+    }
+
+    private void processInput() {
+        if (inbox.isEmpty()) {
+            fillInbox();
+        }
+        if (!inbox.isEmpty()) {
+            int before = inbox.size();
+            processor.process(inboxOrdinal, inbox);
+            progress |= inbox.size() != before;
+            return;
+        }
+        if (pendingWatermark == WatermarkCoalescer.IDLE) {
+            state = State.EMIT_IDLE;
+            emitIdle();
+        } else if (pendingWatermark != WatermarkCoalescer.NONE) {
+            state = State.PROCESS_WATERMARK;
+            processWatermark();
+        } else if (completedOrdinal >= 0) {
+            state = State.COMPLETE_EDGE;
+            completeEdge();
+        } else if (liveStreams == 0) {
+            state = State.COMPLETE;
+            complete();
+        } else {
+            processor.tryProcess();
+        }
+    }
+
+    /**
+     * Drains the first stream, in priority order and round-robin within a priority, that yields
+     * something. Streams of a later priority are not read until all earlier ones are done.
+     */
+    private void fillInbox() {
+        int firstLive = firstLiveStream();
+        if (firstLive < 0 || pendingWatermark != WatermarkCoalescer.NONE || completedOrdinal >= 0) {
+            return;
+        }
+        int priority = streams[firstLive].priority();
+        int groupEnd = firstLive;
+        while (groupEnd < streams.length && streams[groupEnd].priority() == priority) {
+            groupEnd++;
+        }
+        int groupSize = groupEnd - firstLive;
+        for (int visited = 0; visited < groupSize; visited++) {
+            int s = firstLive + Math.floorMod(nextStream + visited, groupSize);
+            InboundStream stream = streams[s];
+            if (stream.isDone() || !stream.drainTo(inbox)) {
+                continue;
+            }
+            progress = true;
+            nextStream = s - firstLive + 1;
+            inboxOrdinal = stream.ordinal();
+            observeStreamState(s);
+            return;
+        }
+    }
+
+    private int firstLiveStream() {
+        for (int s = 0; s < streams.length; s++) {
+            if (!streamCompletionReported[s]) {
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    private void observeStreamState(int s) {
+        InboundStream stream = streams[s];
+        for (long wm; (wm = stream.nextWatermark()) != WatermarkCoalescer.NONE; ) {
+            inputCoalescer.observe(s, wm);
+        }
+        if (stream.isDone()) {
+            streamCompletionReported[s] = true;
+            inputCoalescer.inputDone(s);
+            liveStreams--;
+            completedOrdinal = stream.ordinal();
+        }
+        pendingWatermark = inputCoalescer.next();
+    }
+
+    private void processWatermark() {
+        if (!processor.tryProcessWatermark(new Watermark(pendingWatermark))) {
+            return;
+        }
+        progress = true;
+        pendingWatermark = inputCoalescer.next();
+        state = State.PROCESS_INPUT;
+    }
+
+    private void emitIdle() {
+        if (!outbox.offerControl(Watermark.IDLE)) {
+            return;
+        }
+        progress = true;
+        pendingWatermark = inputCoalescer.next();
+        state = State.PROCESS_INPUT;
+    }
+
+    private void completeEdge() {
+        if (!processor.completeEdge(completedOrdinal)) {
+            return;
+        }
+        progress = true;
+        completedOrdinal = -1;
+        state = State.PROCESS_INPUT;
+    }
+
+    private void complete() {
+        if (processor.complete()) {
+            progress = true;
+            state = State.EMIT_DONE;
+            emitDone();
+        }
+    }
+
+    private void emitDone() {
+        if (outbox.offerControl(DoneItem.DONE)) {
+            progress = true;
+            state = State.END;
+        }
+    }
+
+    private void wakeDownstreamWorkers() {
+        if (downstreamWorkers.length == 0) {
+            return;
+        }
+        // Pairs with the worker's arm-then-recheck: our queue writes are visible before we read its flag.
+        VarHandle.fullFence();
+        for (WorkerParker parker : downstreamWorkers) {
+            parker.wakeIfArmed();
+        }
+    }
+
+    @Override
+    public boolean isCooperative() {
+        return processor.isCooperative();
+    }
+
+    @Override
+    public long nextDeadlineNanos() {
+        return state == State.COMPLETE || state == State.PROCESS_INPUT ? processor.nextDeadlineNanos() : Long.MAX_VALUE;
+    }
+
+    @Override
+    public void fail(Throwable cause) {
+        execution.fail(new JobFailedException("processor " + context.processorIndex() + " of vertex '" + context.vertexName() + "' failed: " + cause, cause));
+    }
+
+    @Override
+    public void close() {
+        try {
+            processor.close();
+        } catch (Throwable t) {
+            fail(t);
+        } finally {
+            execution.taskletFinished();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return context.vertexName() + "#" + context.processorIndex();
+    }
+}

@@ -1,0 +1,18 @@
+package io.fournines.engine.execution;
+
+/** A unit of work a worker thread calls in its loop. A call never blocks (unless not cooperative). */
+public interface Tasklet {
+
+    ProgressState call();
+
+    boolean isCooperative();
+
+    /** See {@link io.fournines.engine.core.Processor#nextDeadlineNanos()}. */
+    long nextDeadlineNanos();
+
+    /** Called on the worker thread once the tasklet is done, failed or cancelled. */
+    void close();
+
+    /** The tasklet threw from {@link #call()}: record the failure. */
+    void fail(Throwable cause);
+}

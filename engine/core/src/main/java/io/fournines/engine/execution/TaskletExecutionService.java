@@ -1,0 +1,43 @@
+package io.fournines.engine.execution;
+
+/**
+ * The engine's threads: a fixed set of cooperative workers, started once and shared by all jobs,
+ * and a dedicated worker per non-cooperative tasklet.
+ */
+public final class TaskletExecutionService implements AutoCloseable {
+
+    private final ExecutionConfig config;
+    private final Worker[] cooperativeWorkers;
+
+    public TaskletExecutionService(ExecutionConfig config) {
+        this.config = config;
+        this.cooperativeWorkers = new Worker[config.cooperativeThreads()];
+        for (int i = 0; i < cooperativeWorkers.length; i++) {
+            cooperativeWorkers[i] = new Worker("fournines-worker-" + i, config.idleMinParkNanos(), config.idleMaxParkNanos(), false);
+            cooperativeWorkers[i].start();
+        }
+    }
+
+    public ExecutionConfig config() {
+        return config;
+    }
+
+    int cooperativeWorkerCount() {
+        return cooperativeWorkers.length;
+    }
+
+    Worker cooperativeWorker(int index) {
+        return cooperativeWorkers[index];
+    }
+
+    Worker newDedicatedWorker(String taskletName) {
+        return new Worker("fournines-blocking-" + taskletName, config.idleMinParkNanos(), config.idleMaxParkNanos(), true);
+    }
+
+    @Override
+    public void close() {
+        for (Worker w : cooperativeWorkers) {
+            w.shutdown();
+        }
+    }
+}

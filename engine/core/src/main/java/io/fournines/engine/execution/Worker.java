@@ -1,0 +1,125 @@
+package io.fournines.engine.execution;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A thread that loops over its tasklets round-robin, calling each once per round. After a round
+ * without progress it arms its parker, runs one more round to catch data that raced with arming,
+ * and then parks with exponential backoff, cut short by tasklet deadlines and by producers that
+ * hand it data. With no tasklets at all it parks until some arrive.
+ *
+ * <p>A cooperative worker serves many tasklets; a non-cooperative tasklet gets a worker of its own.
+ */
+final class Worker implements Runnable {
+
+    private final String name;
+    private final Queue<Tasklet> incoming = new ConcurrentLinkedQueue<>();
+    private final List<Tasklet> tasklets = new ArrayList<>();
+    private final WorkerParker parker = new WorkerParker();
+    private final IdleBackoff backoff;
+    private final boolean dedicated;
+    private volatile boolean shutdown;
+
+    /** A dedicated worker serves one non-cooperative tasklet and ends with it. */
+    Worker(String name, long minParkNanos, long maxParkNanos, boolean dedicated) {
+        this.name = name;
+        this.backoff = new IdleBackoff(minParkNanos, maxParkNanos);
+        this.dedicated = dedicated;
+    }
+
+    WorkerParker parker() {
+        return parker;
+    }
+
+    Thread start() {
+        Thread thread = new Thread(this, name);
+        thread.setDaemon(true);
+        parker.bindTo(thread);
+        thread.start();
+        return thread;
+    }
+
+    void add(Tasklet tasklet) {
+        incoming.add(tasklet);
+        parker.wake();
+    }
+
+    void shutdown() {
+        shutdown = true;
+        parker.wake();
+    }
+
+    @Override
+    public void run() {
+        boolean armed = false;
+        while (!shutdown) {
+            takeIncoming();
+            if (tasklets.isEmpty()) {
+                if (dedicated) {
+                    return;
+                }
+                LockSupport.park(this);
+                continue;
+            }
+            if (runRound()) {
+                if (armed) {
+                    parker.disarm();
+                    armed = false;
+                }
+                backoff.reset();
+            } else if (!armed) {
+                parker.arm();
+                armed = true;
+            } else {
+                parker.park(backoff.nextPark(System.nanoTime(), earliestDeadline()));
+                parker.disarm();
+                armed = false;
+            }
+        }
+        for (Tasklet t : tasklets) {
+            t.close();
+        }
+    }
+
+    private void takeIncoming() {
+        for (Tasklet t; (t = incoming.poll()) != null; ) {
+            tasklets.add(t);
+        }
+    }
+
+    /** One call to every tasklet; removes the finished ones. Returns whether any made progress. */
+    private boolean runRound() {
+        boolean progress = false;
+        for (int i = 0; i < tasklets.size(); ) {
+            Tasklet t = tasklets.get(i);
+            ProgressState state;
+            try {
+                state = t.call();
+            } catch (Throwable e) {
+                t.fail(e);
+                state = ProgressState.DONE;
+            }
+            if (state == ProgressState.DONE) {
+                tasklets.remove(i);
+                t.close();
+                progress = true;
+            } else {
+                progress |= state == ProgressState.MADE_PROGRESS;
+                i++;
+            }
+        }
+        return progress;
+    }
+
+    private long earliestDeadline() {
+        long earliest = Long.MAX_VALUE;
+        for (Tasklet t : tasklets) {
+            earliest = Math.min(earliest, t.nextDeadlineNanos());
+        }
+        return earliest;
+    }
+}

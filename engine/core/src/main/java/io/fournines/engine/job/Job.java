@@ -1,0 +1,77 @@
+package io.fournines.engine.job;
+
+import io.fournines.engine.execution.JobExecution;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** A submitted job: wait for it, or cancel it. */
+public final class Job {
+
+    private final String name;
+    private final JobExecution execution;
+
+    Job(String name, JobExecution execution) {
+        this.name = name;
+        this.execution = execution;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Completes when every processor is done; exceptionally with the first processor failure. */
+    public CompletableFuture<Void> future() {
+        return execution.completion();
+    }
+
+    /**
+     * Waits for a job that ends by itself (a batch job). Throws the {@link
+     * io.fournines.engine.execution.JobFailedException} (cause: the processor's exception) if it failed,
+     * or {@link CancellationException} if it was cancelled.
+     */
+    public void join() {
+        try {
+            execution.completion().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while joining job '" + name + "'", e);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    /** Like {@link #join()}, but gives up after the timeout. */
+    public void join(long timeout, TimeUnit unit) throws TimeoutException {
+        try {
+            execution.completion().get(timeout, unit);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while joining job '" + name + "'", e);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    /** Stops every processor at its next call; {@link #join()} then throws CancellationException. */
+    public void cancel() {
+        execution.cancel();
+    }
+
+    public boolean isDone() {
+        return execution.completion().isDone();
+    }
+
+    private static RuntimeException rethrow(Throwable cause) {
+        if (cause instanceof RuntimeException re) {
+            return re;
+        }
+        if (cause instanceof Error err) {
+            throw err;
+        }
+        return new IllegalStateException(cause);
+    }
+}

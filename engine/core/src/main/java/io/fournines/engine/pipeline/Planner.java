@@ -1,0 +1,209 @@
+package io.fournines.engine.pipeline;
+
+import io.fournines.engine.core.Traverser;
+import io.fournines.engine.core.Traversers;
+import io.fournines.engine.dag.Dag;
+import io.fournines.engine.dag.Edge;
+import io.fournines.engine.dag.Vertex;
+import io.fournines.engine.processor.AccumulateByFrameP;
+import io.fournines.engine.processor.AccumulateByKeyP;
+import io.fournines.engine.processor.CombineByKeyP;
+import io.fournines.engine.processor.HashJoinP;
+import io.fournines.engine.processor.MapStatefulP;
+import io.fournines.engine.processor.SlidingWindowP;
+import io.fournines.engine.processor.TransformP;
+import io.fournines.engine.processor.WatermarkGenerator;
+import io.fournines.engine.window.KeyedFrame;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Turns a pipeline's transforms into a DAG:
+ * <ul>
+ * <li>a chain of stateless stages, each the only consumer of the one before, becomes one fused vertex;
+ * <li>an aggregation becomes two vertices: accumulate locally (isolated edge, same core as its input),
+ *     then combine on the key's owner (partitioned, distributed edge), so only partials travel;
+ * <li>a hash join's build side is broadcast on an edge that is drained before the stream side.
+ * </ul>
+ * Sources get watermarks in steps of the greatest common divisor of all window slides.
+ */
+final class Planner {
+
+    private final List<Transform> transforms;
+    private final Dag dag = new Dag();
+    private final Map<Transform, Vertex> outputVertex = new IdentityHashMap<>();
+    private final Map<Transform, List<Transform.Stateless>> chains = new IdentityHashMap<>();
+    private final Map<Vertex, Integer> nextOutputOrdinal = new HashMap<>();
+    private final Map<Vertex, Integer> nextInputOrdinal = new HashMap<>();
+
+    Planner(List<Transform> transforms) {
+        this.transforms = transforms;
+    }
+
+    Dag createDag() {
+        if (transforms.isEmpty()) {
+            throw new IllegalStateException("the pipeline is empty: start it with readFrom(...)");
+        }
+        findFusableChains();
+        long watermarkGranularity = watermarkGranularity();
+        for (Transform t : transforms) {
+            if (t.downstream.isEmpty() && !(t instanceof Transform.SinkTransform)) {
+                throw new IllegalStateException("stage '" + t.name + "' leads nowhere: end it with writeTo(...)");
+            }
+            if (t instanceof Transform.Source s) {
+                planSource(s, watermarkGranularity);
+            } else if (t instanceof Transform.Stateless s) {
+                planStateless(s);
+            } else if (t instanceof Transform.GroupAggregate g) {
+                planGroupAggregate(g);
+            } else if (t instanceof Transform.WindowAggregate w) {
+                planWindowAggregate(w);
+            } else if (t instanceof Transform.MapStateful m) {
+                planMapStateful(m);
+            } else if (t instanceof Transform.HashJoin j) {
+                planHashJoin(j);
+            } else if (t instanceof Transform.SinkTransform s) {
+                planSink(s);
+            }
+        }
+        return dag;
+    }
+
+    /** A stateless transform joins its upstream's chain when it is that upstream's only consumer. */
+    private void findFusableChains() {
+        for (Transform t : transforms) {
+            if (t instanceof Transform.Stateless s) {
+                Transform up = s.upstream.get(0);
+                List<Transform.Stateless> chain = up instanceof Transform.Stateless && up.downstream.size() == 1 ? chains.get(up) : new ArrayList<>();
+                chain.add(s);
+                chains.put(s, chain);
+            }
+        }
+    }
+
+    private long watermarkGranularity() {
+        long gcd = 0;
+        for (Transform t : transforms) {
+            if (t instanceof Transform.WindowAggregate w) {
+                gcd = gcd(gcd, w.window.slide());
+            }
+        }
+        return gcd;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    private void planSource(Transform.Source s, long watermarkGranularity) {
+        WatermarkGenerator watermarks = s.timestampFn != null && watermarkGranularity > 0
+                ? new WatermarkGenerator(s.timestampFn, s.allowedLag, watermarkGranularity)
+                : null;
+        outputVertex.put(s, dag.newVertex(uniqueName(s.name), s.processorsFn.apply(watermarks)));
+    }
+
+    private void planStateless(Transform.Stateless s) {
+        List<Transform.Stateless> chain = chains.get(s);
+        if (chain.get(0) != s) {
+            outputVertex.put(s, outputVertex.get(chain.get(0)));
+            return;
+        }
+        String name = chain.size() == 1 ? s.name : "fused(" + String.join(", ", chain.stream().map(c -> c.name).toList()) + ")";
+        boolean flat = chain.stream().anyMatch(c -> c.flat);
+        Vertex v = flat
+                ? dag.newVertex(uniqueName(name), () -> TransformP.flatMapping(composeFlat(chain)))
+                : dag.newVertex(uniqueName(name), () -> TransformP.mapping(compose(chain)));
+        connect(s.upstream.get(0), v, edge -> edge.isolated());
+        chain.forEach(c -> outputVertex.put(c, v));
+    }
+
+    /** Maps and filters composed into one function; null from any step ends the item. */
+    private static Function<Object, Object> compose(List<Transform.Stateless> chain) {
+        Function<Object, Object> composed = null;
+        for (Transform.Stateless step : chain) {
+            Function<Object, ?> fn = step.fn;
+            Function<Object, Object> prev = composed;
+            composed = prev == null ? fn::apply : item -> {
+                Object r = prev.apply(item);
+                return r == null ? null : fn.apply(r);
+            };
+        }
+        return composed;
+    }
+
+    /** A chain with at least one flatMap: each step widens a traverser. */
+    private static Function<Object, Traverser<?>> composeFlat(List<Transform.Stateless> chain) {
+        return item -> {
+            Traverser<Object> t = Traversers.singleton(item);
+            for (Transform.Stateless step : chain) {
+                t = step.flat ? t.flatMap(step::traverse) : t.map(step.fn);
+            }
+            return t;
+        };
+    }
+
+    private void planGroupAggregate(Transform.GroupAggregate g) {
+        Vertex accumulate = dag.newVertex(uniqueName("accumulate-by-key"), () -> new AccumulateByKeyP(g.keyFn, g.operation));
+        Vertex combine = dag.newVertex(uniqueName(g.name), () -> new CombineByKeyP(g.operation, g.outputFn));
+        connect(g.upstream.get(0), accumulate, Edge::isolated);
+        dag.edge(toOwner(Edge.between(accumulate, combine), g.keyed));
+        nextOutputOrdinal.put(accumulate, 1);
+        nextInputOrdinal.put(combine, 1);
+        outputVertex.put(g, combine);
+    }
+
+    private void planWindowAggregate(Transform.WindowAggregate w) {
+        Vertex accumulate = dag.newVertex(uniqueName("accumulate-by-frame"),
+                () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation));
+        Vertex combine = dag.newVertex(uniqueName(w.name), () -> new SlidingWindowP(w.window, w.operation, w.outputFn));
+        connect(w.upstream.get(0), accumulate, Edge::isolated);
+        dag.edge(toOwner(Edge.between(accumulate, combine), w.keyed));
+        nextOutputOrdinal.put(accumulate, 1);
+        nextInputOrdinal.put(combine, 1);
+        outputVertex.put(w, combine);
+    }
+
+    /** Partials go to the owner of their key, or all to one instance for a global aggregate. */
+    private static Edge toOwner(Edge edge, boolean keyed) {
+        return (keyed ? edge.partitioned((KeyedFrame f) -> f.key()) : edge.allToOne()).distributed();
+    }
+
+    private void planMapStateful(Transform.MapStateful m) {
+        Vertex v = dag.newVertex(uniqueName(m.name), () -> new MapStatefulP(m.keyFn, m.createStateFn, m.mapFn));
+        connect(m.upstream.get(0), v, edge -> edge.partitioned(m.keyFn).distributed());
+        outputVertex.put(m, v);
+    }
+
+    private void planHashJoin(Transform.HashJoin j) {
+        Vertex v = dag.newVertex(uniqueName(j.name), () -> new HashJoinP(j.clause.streamKeyFn(), j.clause.buildKeyFn(), j.mapFn, j.inner));
+        connect(j.upstream.get(0), v, Edge::isolated);
+        connect(j.upstream.get(1), v, edge -> edge.broadcast().distributed().priority(-1));
+        outputVertex.put(j, v);
+    }
+
+    private void planSink(Transform.SinkTransform s) {
+        Vertex v = dag.newVertex(uniqueName(s.name), s.processors);
+        connect(s.upstream.get(0), v, Edge::isolated);
+    }
+
+    /** Adds an edge from the vertex that outputs {@code upstream} to {@code v}, on the next free ordinals. */
+    private void connect(Transform upstream, Vertex v, Function<Edge, Edge> configure) {
+        Vertex from = outputVertex.get(upstream);
+        int out = nextOutputOrdinal.merge(from, 1, Integer::sum) - 1;
+        int in = nextInputOrdinal.merge(v, 1, Integer::sum) - 1;
+        dag.edge(configure.apply(Edge.from(from, out, v, in)));
+    }
+
+    private String uniqueName(String base) {
+        String name = base;
+        for (int i = 2; dag.vertex(name) != null; i++) {
+            name = base + "-" + i;
+        }
+        return name;
+    }
+}

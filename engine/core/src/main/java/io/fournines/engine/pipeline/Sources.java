@@ -1,0 +1,50 @@
+package io.fournines.engine.pipeline;
+
+import io.fournines.engine.processor.GeneratorSourceP;
+import io.fournines.engine.processor.GeneratorSourceP.ItemFactory;
+import io.fournines.engine.processor.ItemsSourceP;
+import io.fournines.engine.processor.ScheduleMonitor;
+
+import java.util.List;
+
+/** The built-in sources. */
+public final class Sources {
+
+    private Sources() {
+    }
+
+    @SafeVarargs
+    public static <T> BatchSource<T> items(T... items) {
+        return list(List.of(items));
+    }
+
+    public static <T> BatchSource<T> list(List<? extends T> items) {
+        List<? extends T> copy = List.copyOf(items);
+        return new BatchSource<>("items", () -> new ItemsSourceP(copy));
+    }
+
+    /**
+     * A finite stream: all items, then the end. It emits no watermarks, so every window fires when
+     * the input ends, and items may be in any order.
+     */
+    public static <T> StreamSource<T> boundedStream(List<? extends T> items) {
+        List<? extends T> copy = List.copyOf(items);
+        return new StreamSource<>("bounded-stream", watermarks -> () -> new ItemsSourceP(copy));
+    }
+
+    /** An endless open-loop generator at {@code itemsPerSecond}; see {@link GeneratorSourceP}. */
+    public static <T> StreamSource<T> generator(double itemsPerSecond, ItemFactory<? extends T> factory) {
+        return generator(itemsPerSecond, Long.MAX_VALUE, factory, new ScheduleMonitor());
+    }
+
+    /**
+     * An open-loop generator of {@code maxItems} items (Long.MAX_VALUE: endless) at
+     * {@code itemsPerSecond} in total, reporting progress and schedule lag to {@code monitor}.
+     */
+    public static <T> StreamSource<T> generator(double itemsPerSecond, long maxItems, ItemFactory<? extends T> factory, ScheduleMonitor monitor) {
+        return new StreamSource<>("generator", watermarks -> {
+            GeneratorSourceP.SharedStart start = new GeneratorSourceP.SharedStart();
+            return () -> new GeneratorSourceP<>(itemsPerSecond, maxItems, factory, watermarks, start, monitor);
+        });
+    }
+}

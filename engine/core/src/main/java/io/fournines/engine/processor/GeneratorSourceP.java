@@ -1,0 +1,138 @@
+package io.fournines.engine.processor;
+
+import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.Watermark;
+
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * An open-loop, rate-controlled source. Item {@code i} of the global sequence is due at
+ * {@code t0 + i / rate}; instance k of n makes items k, k+n, k+2n, ... Each item is created with its
+ * scheduled time, never the time it is actually sent, so a source that falls behind (backpressure,
+ * a stall) turns the delay into measured latency instead of hiding it. It catches up as fast as it
+ * can and reports how far behind it is.
+ */
+public final class GeneratorSourceP<T> extends AbstractProcessor {
+
+    /** Makes item {@code sequence}, scheduled at {@code scheduledEpochNanos} (nanoseconds since 1970). */
+    @FunctionalInterface
+    public interface ItemFactory<T> {
+        T create(long sequence, long scheduledEpochNanos);
+    }
+
+    /** The time origin all instances of one source share, fixed by the first to start. */
+    public static final class SharedStart {
+        private final AtomicReference<long[]> origin = new AtomicReference<>();
+
+        /** {nanoTime at start, epoch nanos at start} */
+        long[] get() {
+            origin.compareAndSet(null, new long[] {System.nanoTime(), epochNanosNow()});
+            return origin.get();
+        }
+
+        private static long epochNanosNow() {
+            Instant now = Instant.now();
+            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        }
+    }
+
+    private final double nanosPerItem;
+    private final long maxItems;
+    private final ItemFactory<T> factory;
+    private final WatermarkGenerator watermarks;
+    private final SharedStart sharedStart;
+    private final ScheduleMonitor monitor;
+
+    private long startNanos;
+    private long startEpochNanos;
+    private long nextSequence;
+    private int step;
+    private int index;
+    private Object pendingItem;
+    private Watermark pendingWatermark;
+
+    /**
+     * @param itemsPerSecond total rate over all instances
+     * @param maxItems       stop after this many items in total; Long.MAX_VALUE for an endless stream
+     * @param watermarks     null for a source without event time
+     */
+    public GeneratorSourceP(double itemsPerSecond, long maxItems, ItemFactory<T> factory, WatermarkGenerator watermarks,
+                            SharedStart sharedStart, ScheduleMonitor monitor) {
+        if (!(itemsPerSecond > 0)) {
+            throw new IllegalArgumentException("generator rate must be > 0 items/s, got " + itemsPerSecond);
+        }
+        this.nanosPerItem = 1e9 / itemsPerSecond;
+        this.maxItems = maxItems;
+        this.factory = factory;
+        this.watermarks = watermarks;
+        this.sharedStart = sharedStart;
+        this.monitor = monitor;
+    }
+
+    @Override
+    protected void init(Context context) {
+        long[] origin = sharedStart.get();
+        startNanos = origin[0];
+        startEpochNanos = origin[1];
+        index = context.processorIndex();
+        step = context.parallelism();
+        nextSequence = index;
+        ScheduleMonitor.checkInstance(index);
+    }
+
+    private long dueNanos(long sequence) {
+        return startNanos + (long) (sequence * nanosPerItem);
+    }
+
+    @Override
+    public boolean complete() {
+        if (!flushPending()) {
+            return false;
+        }
+        long now = System.nanoTime();
+        long emitted = 0;
+        try {
+            while (nextSequence < maxItems && dueNanos(nextSequence) <= now) {
+                long due = dueNanos(nextSequence);
+                T item = factory.create(nextSequence, startEpochNanos + (due - startNanos));
+                nextSequence += step;
+                emitted++;
+                pendingItem = item;
+                if (watermarks != null) {
+                    long wm = watermarks.observe(item);
+                    pendingWatermark = wm == WatermarkGenerator.NONE ? null : new Watermark(wm);
+                }
+                if (!flushPending()) {
+                    return false;
+                }
+            }
+        } finally {
+            monitor.addEmitted(emitted);
+            monitor.reportLag(index, nextSequence < maxItems ? Math.max(0, now - dueNanos(nextSequence)) : 0);
+        }
+        return nextSequence >= maxItems;
+    }
+
+    /** Emits the item and then the watermark it produced; false while either is refused. */
+    private boolean flushPending() {
+        if (pendingItem != null) {
+            if (!tryEmit(pendingItem)) {
+                return false;
+            }
+            pendingItem = null;
+        }
+        if (pendingWatermark != null) {
+            if (!tryEmit(pendingWatermark)) {
+                return false;
+            }
+            pendingWatermark = null;
+        }
+        return true;
+    }
+
+    @Override
+    public long nextDeadlineNanos() {
+        return pendingItem == null && pendingWatermark == null && nextSequence < maxItems ? dueNanos(nextSequence) : Long.MAX_VALUE;
+    }
+}

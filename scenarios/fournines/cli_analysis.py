@@ -1,0 +1,100 @@
+"""./fournines report, compare and gate: thin click wrappers over the analysis package.
+
+Exit codes: 0 fine, 1 a regression (gate) or a failed notebook, 2 bad input (a message naming the
+file, line and field) or bad usage.
+"""
+from pathlib import Path
+
+import click
+
+from fournines_analysis.errors import BadInput
+
+
+class BadInputError(click.ClickException):
+    exit_code = 2
+
+
+def _checked(action):
+    """Runs `action`, turning bad input into exit code 2 with the reader's message."""
+    try:
+        return action()
+    except BadInput as e:
+        raise BadInputError(str(e)) from e
+
+
+@click.command()
+@click.argument("results_dir", type=click.Path(path_type=Path))
+@click.option("--notebook", is_flag=True, help="Also run analysis/notebooks/latency.ipynb headless into the folder.")
+def report(results_dir, notebook):
+    """Write report.md, report.html and plots/ into a results folder."""
+    from fournines_analysis.report import write_report
+
+    for path in _checked(lambda: write_report(results_dir)):
+        click.echo(f"wrote {path}")
+    if notebook:
+        from papermill.exceptions import PapermillExecutionError
+
+        from fournines_analysis.notebook import run_notebook
+        try:
+            click.echo(f"wrote {run_notebook(results_dir)}")
+        except PapermillExecutionError as e:
+            raise click.ClickException(f"the latency notebook failed on {results_dir}: {e.ename}: {e.evalue}") from e
+
+
+@click.command()
+@click.argument("results_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="Folder for the comparison report.")
+def compare(results_dirs, out):
+    """Overlay several runs in one report; ratios are against the first."""
+    from fournines_analysis.compare import write_compare
+
+    if len(results_dirs) < 2:
+        raise click.UsageError("compare needs at least two results folders")
+    for path in _checked(lambda: write_compare(list(results_dirs), out)):
+        click.echo(f"wrote {path}")
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("groups", nargs=-1, type=click.UNPROCESSED)
+@click.option("--threshold", default=0.05, show_default=True, type=click.FloatRange(0, 1, max_open=True),
+              help="Relative slow-down tolerated: 0.05 flags a metric only if it is surely >5% slower.")
+@click.option("--seed", default=1, show_default=True, help="Bootstrap seed: same inputs, same verdict.")
+def gate(groups, threshold, seed):
+    """Fail (exit 1) if the candidate runs are slower than the baseline runs beyond noise.
+
+    Usage: gate --baseline DIR... --candidate DIR... [--threshold 0.05]
+
+    Every latency series is judged on three metrics over the 1 s intervals after warm-up, each with a
+    bootstrap confidence interval of candidate/baseline; a regression needs the whole interval above
+    1 + threshold. Use several runs on each side, measured interleaved (A B A B ...).
+    """
+    from fournines_analysis.gate import gate as run_gate
+
+    baselines, candidates = _split_groups(groups)
+    result = _checked(lambda: run_gate(baselines, candidates, threshold=threshold, seed=seed))
+    click.echo(result.format())
+    if result.regressed:
+        raise SystemExit(1)
+
+
+def _split_groups(args) -> tuple[list[Path], list[Path]]:
+    """`--baseline A B --candidate C D` (each flag may repeat) into the two lists of folders;
+    click options take one value each, so these two are parsed here."""
+    groups: dict[str, list[Path]] = {"--baseline": [], "--candidate": []}
+    current = None
+    for arg in args:
+        if arg in groups:
+            current = arg
+        elif arg.startswith("-"):
+            raise click.UsageError(f"unknown option {arg}; expected --baseline DIR... --candidate DIR...")
+        elif current is None:
+            raise click.UsageError(f"{arg}: say whether it is a --baseline or a --candidate folder")
+        else:
+            groups[current].append(Path(arg))
+    for flag, dirs in groups.items():
+        if not dirs:
+            raise click.UsageError(f"{flag} needs at least one results folder")
+    return groups["--baseline"], groups["--candidate"]
+
+
+COMMANDS = (report, compare, gate)
