@@ -21,6 +21,15 @@ def jmh(jmh_args):
     _exec_java(["-jar", str(jar), *jmh_args])
 
 
+# No help option of our own, so `nexmark generate --help` reaches the nexmark CLI.
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []})
+@click.argument("nexmark_args", nargs=-1, type=click.UNPROCESSED)
+def nexmark(nexmark_args):
+    """NEXMark tools (generate, ...); arguments go to the nexmark CLI."""
+    jar = ensure_jar("nexmark/core", "fournines-nexmark.jar")
+    _exec_java(["-jar", str(jar), *nexmark_args])
+
+
 def _exec_java(args):
     """Replaces this process with the JVM, so Ctrl-C and exit codes go straight to it."""
     sys.stdout.flush()

@@ -7,6 +7,7 @@ def test_help_lists_the_subcommands():
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0
     assert "jmh" in result.output
+    assert "nexmark" in result.output
 
 
 def test_unknown_subcommand_is_an_error_that_names_it():

@@ -6,6 +6,7 @@ import io.fournines.engine.processor.ItemsSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /** The built-in sources. */
 public final class Sources {
@@ -42,9 +43,19 @@ public final class Sources {
      * {@code itemsPerSecond} in total, reporting progress and schedule lag to {@code monitor}.
      */
     public static <T> StreamSource<T> generator(double itemsPerSecond, long maxItems, ItemFactory<? extends T> factory, ScheduleMonitor monitor) {
+        return generator(itemsPerSecond, maxItems, () -> factory, monitor);
+    }
+
+    /**
+     * Like {@link #generator(double, long, ItemFactory, ScheduleMonitor)}, for a factory with state
+     * (a random generator, a reused encoder): each instance, on its own thread, gets its own from
+     * {@code factories}.
+     */
+    public static <T> StreamSource<T> generator(double itemsPerSecond, long maxItems, Supplier<? extends ItemFactory<? extends T>> factories,
+                                                ScheduleMonitor monitor) {
         return new StreamSource<>("generator", watermarks -> {
             GeneratorSourceP.SharedStart start = new GeneratorSourceP.SharedStart();
-            return () -> new GeneratorSourceP<>(itemsPerSecond, maxItems, factory, watermarks, start, monitor);
+            return () -> new GeneratorSourceP<>(itemsPerSecond, maxItems, factories.get(), watermarks, start, monitor);
         });
     }
 }
