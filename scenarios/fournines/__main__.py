@@ -5,6 +5,7 @@ import sys
 import click
 
 from fournines.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
+from fournines.cli_run import run
 from fournines.java_build import ensure_jar
 
 
@@ -27,7 +28,7 @@ def _exec_java(args):
     os.execvp("java", ["java", *args])
 
 
-for command in ANALYSIS_COMMANDS:
+for command in (run, *ANALYSIS_COMMANDS):
     cli.add_command(command)
 
 if __name__ == "__main__":

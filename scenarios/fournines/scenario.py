@@ -89,7 +89,9 @@ def scenario_path(ref: str) -> Path:
 
 
 def available() -> list[str]:
-    return sorted(p.stem for p in SCENARIOS_DIR.glob("*.yaml"))
+    """Scenario names, q2 before q13."""
+    return sorted((p.stem for p in SCENARIOS_DIR.glob("*.yaml")),
+                  key=lambda name: [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)])
 
 
 def load_scenario(ref: str, overrides: Overrides = Overrides()) -> dict:
