@@ -16,6 +16,16 @@ REPO = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}
 
 
+@pytest.fixture(autouse=True)
+def no_leftovers(tmp_path):
+    """If a test fails half-way, its process tree must not outlive it: kill what the pids file names."""
+    yield
+    for pids in tmp_path.glob("*/pids"):
+        for pid in map(int, pids.read_text().split()):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
 def start_runner(results_root: Path, behaviour: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, str(SCAFFOLDING / "drive_runner.py"), str(results_root), behaviour],
                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -152,6 +162,5 @@ def test_the_child_gets_sigterm_when_the_runner_is_killed(tmp_path):
     runner.kill()
     runner.wait()
     assert_all_gone([child])
-    # The grandchild is not covered by the parent-death signal (it is the child's to stop); clean it up.
-    grandchild = int((run_dir_of(tmp_path) / "pids").read_text().split()[0])
-    os.kill(grandchild, signal.SIGKILL)
+    # The grandchild is not covered by the parent-death signal (no_leftovers ends it): the member
+    # contract says the member starts no processes of its own.
