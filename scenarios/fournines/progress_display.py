@@ -19,13 +19,13 @@ LOG_EVERY_S = 10.0
 def describe(progress: Progress | None, label: str, total_s: float, waited_s: float) -> str:
     """One line: where the run is and how it is doing. Numbers are the member's, except the wait."""
     if progress is None:
-        return f"{label}  starting the member ({waited_s:.0f} s)"
+        return f"{label} starting the member ({waited_s:.0f} s)"
 
     def us(value):
         return "–" if value is None else f"{value:,.0f} µs"
 
-    return (f"{label}  {progress.elapsed_s:5.1f}/{total_s:g} s  {progress.phase:<7}  "
-            f"rate {progress.achieved_rate:,.0f}/{progress.target_rate:,.0f} ev/s  "
+    return (f"{label} {progress.elapsed_s:5.1f}/{total_s:g}s {progress.phase:<7} "
+            f"{progress.achieved_rate:,.0f}/{progress.target_rate:,.0f} ev/s  "
             f"p99 {us(progress.p99_us)}  p99.99 {us(progress.p9999_us)}  behind {progress.behind_ms:,.1f} ms")
 
 
@@ -40,14 +40,14 @@ class ProgressDisplay:
 
     def __enter__(self):
         if self.interactive:
-            self._live = Live(Text(self._line()), console=Console(stderr=True), refresh_per_second=4,
+            self._live = Live(self._text(), console=Console(stderr=True), refresh_per_second=4,
                               redirect_stdout=False, redirect_stderr=False)
             self._live.start()
         return self
 
     def __exit__(self, *exc):
         if self._live:
-            self._live.update(Text(self._line()))
+            self._live.update(self._text())
             self._live.stop()
         elif self._progress is not None:
             self._log()
@@ -56,14 +56,14 @@ class ProgressDisplay:
         phase_changed = self._progress is None or self._progress.phase != progress.phase
         self._progress = progress
         if self._live:
-            self._live.update(Text(self._line()))
+            self._live.update(self._text())
         elif phase_changed or time.monotonic() - self._logged_at >= LOG_EVERY_S:
             self._log()
 
     def tick(self) -> None:
         """Keeps the waiting time moving on a terminal before the first progress message."""
         if self._live and self._progress is None:
-            self._live.update(Text(self._line()))
+            self._live.update(self._text())
 
     def output(self, text: str, stream: str) -> None:
         """The member's own output, passed through above the progress line."""
@@ -71,6 +71,10 @@ class ProgressDisplay:
             self._live.console.print(Text(text), style="dim" if stream == "stderr" else None, soft_wrap=True)
         else:
             print(text, file=sys.stderr if stream == "stderr" else sys.stdout, flush=True)
+
+    def _text(self) -> Text:
+        # Cut, not wrapped, on a narrow terminal: a wrapped line would no longer redraw in place.
+        return Text(self._line(), no_wrap=True, overflow="ellipsis")
 
     def _line(self) -> str:
         return describe(self._progress, self.label, self.total_s, time.monotonic() - self._started)

@@ -6,8 +6,8 @@ sliding every 5 s; Q13's side input of 500 rows).
 """
 from fournines.schema import Field, Integer, Problems, Record, Spec, join, shown
 
-_WINDOW = Field(Integer(1, 86_400_000), 10_000, "window size in milliseconds")
-_SLIDE = Field(Integer(1, 86_400_000), 5_000, "sliding-window step in milliseconds; divides window_ms")
+_WINDOW = Field(Integer(1, 86_400_000), 10_000)
+_SLIDE = Field(Integer(1, 86_400_000), 5_000)  # must divide window_ms
 
 PARAMETERS: dict[str, dict[str, Field]] = {
     "q0": {},  # passthrough: the engine's own overhead
@@ -16,7 +16,7 @@ PARAMETERS: dict[str, dict[str, Field]] = {
     "q5": {"window_ms": _WINDOW, "slide_ms": _SLIDE},  # hot items: sliding-window count per auction
     "q7": {"window_ms": _WINDOW},  # highest bid: tumbling-window max, fanned back out
     "q8": {"window_ms": _WINDOW},  # new users: tumbling-window join of persons and auctions
-    "q13": {"side_input_rows": Field(Integer(1, 100_000_000), 500, "rows of the bounded side input")},
+    "q13": {"side_input_rows": Field(Integer(1, 100_000_000), 500)},  # bidder % rows picks the row
 }
 
 

@@ -14,8 +14,7 @@ from fournines import REPO_ROOT
 from fournines.durations import parse_duration
 from fournines.overrides import Overrides
 from fournines.queries import PARAMETERS, QuerySpec
-from fournines.schema import (OPTIONAL, REQUIRED, Choice, Duration, Field, Integer, ListOf, Problems, Record,
-                              Strings, Text)
+from fournines.schema import OPTIONAL, Choice, Duration, Field, Integer, ListOf, Problems, Record, Strings, Text
 
 SCENARIOS_DIR = REPO_ROOT / "scenarios"
 NAME_PATTERN = r"[a-z0-9][a-z0-9-]*"
@@ -31,13 +30,12 @@ GC_FLAGS = {
 # Jet's default snapshot interval, used when a guarantee is asked for without an interval.
 DEFAULT_SNAPSHOT_INTERVAL_MS = 10_000
 
+# Meanings, defaults and rules of every field: scenarios/README.md, "Scenario files".
 FAULT = Record({
-    "at": Field(Duration(), REQUIRED, "time from the start of the load"),
-    "action": Field(Choice("kill", "stop", "restart"), REQUIRED,
-                    "kill: kill -9; stop: SIGSTOP for `duration`, then SIGCONT; restart: kill -9, start again "
-                    "after `duration`"),
-    "target": Field(Text(r"member-[1-9][0-9]*", "member-N, N from 1 to cluster.members"), REQUIRED),
-    "duration": Field(Duration(0.001), OPTIONAL, "stop: how long; restart: delay before the restart"),
+    "at": Field(Duration()),
+    "action": Field(Choice("kill", "stop", "restart")),
+    "target": Field(Text(r"member-[1-9][0-9]*", "member-N, N from 1 to cluster.members")),
+    "duration": Field(Duration(0.001), OPTIONAL),  # stop: how long; restart: the delay before it
 })
 
 SCHEMA = Record({
@@ -46,19 +44,19 @@ SCHEMA = Record({
     "engine": Field(Choice("fournines", "jet", "flink"), "fournines"),
     "query": Field(QuerySpec()),
     "load": Field(Record({
-        "rate": Field(Integer(1, 1_000_000_000), REQUIRED, "events per second, open loop"),
+        "rate": Field(Integer(1, 1_000_000_000)),
         "source": Field(Choice("in-process", "kafka"), "in-process"),
-        "partitions": Field(Integer(1, 100_000), OPTIONAL, "default: members × threads"),
-        "keys": Field(Integer(0, 1_000_000_000), 10_000, "distinct person and auction ids; 0: Beam's growing ids"),
+        "partitions": Field(Integer(1, 100_000), OPTIONAL),  # default: members × threads
+        "keys": Field(Integer(0, 1_000_000_000), 10_000),
     })),
     "cluster": Field(Record({
         "members": Field(Integer(1, 1000), 1),
-        "threads": Field(Integer(1, 1024), 2, "cooperative worker threads per member"),
+        "threads": Field(Integer(1, 1024), 2),
         "jvm_opts": Field(Strings(), []),
         "gc": Field(Choice(*GC_FLAGS), "g1"),
     }), {}),
     "guarantee": Field(Choice("none", "at-least-once", "exactly-once"), "none"),
-    "snapshot_interval_ms": Field(Integer(0, 86_400_000), OPTIONAL),
+    "snapshot_interval_ms": Field(Integer(0, 86_400_000), OPTIONAL),  # default: by guarantee
     "mode": Field(Choice("single", "active-active"), "single"),
     "faults": Field(ListOf(FAULT), []),
     "warmup": Field(Duration(), "10s"),

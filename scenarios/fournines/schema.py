@@ -139,7 +139,6 @@ OPTIONAL = object()  # a Field default: left out unless given; the scenario's ru
 class Field:
     spec: Spec
     default: object = REQUIRED
-    doc: str = ""
 
 
 @dataclass
