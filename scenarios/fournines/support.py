@@ -6,10 +6,10 @@ measuring something else.
 
 # field path -> (what this build supports, why / what is missing)
 SUPPORTED = {
-    "engine": ({"fournines"}, "peer engines come with their adapters"),
-    "target": ({"local"}, "EC2 provisioning (infra/terraform) is not there yet"),
-    "cluster.members": ({1}, "the member process runs alone until the distributed engine (issue 6)"),
-    "load.source": ({"in-process"}, "the Kafka source is not there yet"),
+    "engine": ({"fournines"}, "peer engines need their adapters"),
+    "target": ({"local"}, "no EC2 provisioning yet"),
+    "cluster.members": ({1}, "one member process until the distributed engine, issue 6"),
+    "load.source": ({"in-process"}, "no Kafka source yet"),
     "guarantee": ({"none"}, "snapshots come with issue 7"),
     "mode": ({"single"}, "active-active comes with issue 7"),
 }
