@@ -33,12 +33,11 @@ class GateStopped(Exception):
 class Side:
     name: str  # "baseline" or "candidate"
     root: Path  # the checkout it runs from
-    results: Path  # where its runs' folders go
 
-    def command(self, args: list[str]) -> list[str]:
+    def command(self, args: list[str], repo: Path) -> list[str]:
         # The same interpreter when the pinned dependencies agree (no second venv to install);
         # otherwise the side's own launcher, which makes its own venv.
-        same_deps = (self.root / "requirements.txt").read_bytes() == (REPO_ROOT / "requirements.txt").read_bytes()
+        same_deps = (self.root / "requirements.txt").read_bytes() == (repo / "requirements.txt").read_bytes()
         python = [sys.executable, "-m", "fournines"] if same_deps else [str(self.root / "fournines")]
         return [*python, *args]
 
@@ -51,27 +50,29 @@ def interleaved(sides: list[Side], repeat: int) -> list[Side]:
     return [side for _ in range(repeat) for side in sides]
 
 
-def gate_against(base_ref: str, scenario_ref: str, repeat: int, assignments: list[str], threshold: float) -> int:
-    resolve_ref(REPO_ROOT, base_ref)  # a bad ref is refused before anything is made
+def gate_against(base_ref: str, scenario_ref: str, repeat: int, assignments: list[str], threshold: float,
+                 repo: Path = REPO_ROOT) -> int:
+    resolve_ref(repo, base_ref)  # a bad ref is refused before anything is made
     scenario_file = scenario_path(scenario_ref).resolve()
     scenario = load_scenario(str(scenario_file), parse_overrides(assignments))
     refused = unsupported(scenario)
     if refused:
         raise GateStopped("\n".join(refused), 2)
-    gate_dir = new_results_folder(f"gate-{scenario['name']}")
-    print(f"gate: {gate_dir}", file=sys.stderr)
     run_args = ["run", str(scenario_file), *assignments]
-    with SignalCatcher() as signals, base_worktree(REPO_ROOT, base_ref) as base:
-        sides = [Side("baseline", base, gate_dir / "baseline"), Side("candidate", REPO_ROOT, gate_dir / "candidate")]
+    with SignalCatcher() as signals, base_worktree(repo, base_ref) as base:
+        sides = [Side("baseline", base), Side("candidate", repo)]
         for side in sides:  # validate and build both before measuring either
-            _run(side, [*run_args, "--check"], signals, f"{side.name} ({side.root}): check and build")
+            _run(side, [*run_args, "--check"], repo, signals, f"{side.name} ({side.root}): check and build")
+        gate_dir = new_results_folder(f"gate-{scenario['name']}", repo / "results")
+        print(f"gate: {gate_dir}", file=sys.stderr)
         folders = {side.name: [] for side in sides}
         for i, side in enumerate(interleaved(sides, repeat)):
-            before = set(side.results.glob("*")) if side.results.exists() else set()
-            _run(side, [*run_args, "--results-root", str(side.results)], signals,
+            results = gate_dir / side.name
+            before = set(results.glob("*"))
+            _run(side, [*run_args, "--results-root", str(results)], repo, signals,
                  f"run {i + 1}/{2 * repeat}: {side.name}")
-            folders[side.name] += sorted(set(side.results.glob("*")) - before)
-    verdict = subprocess.run([str(REPO_ROOT / "fournines"), "gate", "--threshold", str(threshold),
+            folders[side.name] += sorted(set(results.glob("*")) - before)
+    verdict = subprocess.run([str(repo / "fournines"), "gate", "--threshold", str(threshold),
                               "--baseline", *map(str, folders["baseline"]),
                               "--candidate", *map(str, folders["candidate"])],
                              stdout=subprocess.PIPE, text=True)
@@ -80,9 +81,9 @@ def gate_against(base_ref: str, scenario_ref: str, repeat: int, assignments: lis
     return verdict.returncode
 
 
-def _run(side: Side, args: list[str], signals: SignalCatcher, title: str) -> None:
+def _run(side: Side, args: list[str], repo: Path, signals: SignalCatcher, title: str) -> None:
     print(f"== {title}", file=sys.stderr, flush=True)
-    child = subprocess.Popen(side.command(args), cwd=side.root, env=side.env(), start_new_session=True)
+    child = subprocess.Popen(side.command(args, repo), cwd=side.root, env=side.env(), start_new_session=True)
     forwarded = 0
     try:
         while child.poll() is None:

@@ -7,6 +7,7 @@ failed run still leaves its evidence.
 """
 import functools
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -43,6 +44,8 @@ def prepare(ref: str, overrides: Overrides) -> tuple[dict, Path]:
     problems = unsupported(scenario)
     if problems:
         raise RunRefused("\n".join(f"{ref}: {p}" for p in problems))
+    if shutil.which("java") is None:
+        raise RunRefused("java: not found on PATH; the member needs a JDK 17 or newer")
     if not (REPO_ROOT / MEMBER_MODULE / "pom.xml").is_file():
         raise RunRefused(f"{MEMBER_MODULE}: the member process is not in this checkout yet "
                          f"(the runner starts {MEMBER_MODULE}/target/{MEMBER_JAR})")
