@@ -18,7 +18,7 @@ from fournines.host_context import host_context
 from fournines.java_build import ensure_jar
 from fournines.jvm import PROFILE_FILE, jvm_flags, member_command
 from fournines.overrides import Overrides
-from fournines.play import Outcome, play
+from fournines.play import EXIT_FAILED, Outcome, play
 from fournines.progress_display import ProgressDisplay
 from fournines.results_folder import RESULTS_ROOT, new_results_folder
 from fournines.run_record import MemberReportError, assemble, read_member_report, write_run_json
@@ -27,7 +27,6 @@ from fournines.support import unsupported
 
 MEMBER_MODULE, MEMBER_JAR = "engine/member", "fournines-member.jar"
 
-EXIT_FAILED = 1
 EXIT_BAD_REQUEST = 2
 
 
@@ -78,7 +77,7 @@ def run(scenario: dict, launcher: Callable[[list[str], Path], list[str]], profil
 
 def finish(run_dir: Path, scenario: dict, context: dict, flags: list[str], command: list[str],
            outcome: Outcome, profile: bool) -> int:
-    """Writes run.json and the report; returns the exit code. Shared by every way a run can end."""
+    """Writes run.json and the report, however the run ended; returns the exit code."""
     status, failure, exit_code = outcome.status, outcome.cause, outcome.exit_code
     try:
         member = read_member_report(run_dir / "member.json")

@@ -88,6 +88,7 @@ def test_sigint_stops_child_and_grandchild(tmp_path):
     record = run_json(tmp_path)
     assert record["status"] == "interrupted"
     assert record["failure"] == "stopped by SIGINT"
+    assert "closing logs after SIGTERM" in (run_dir_of(tmp_path) / "member.log").read_text()  # its last words kept
 
 
 def test_sigterm_to_the_runner_also_stops_the_tree(tmp_path):

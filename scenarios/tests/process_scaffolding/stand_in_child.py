@@ -39,7 +39,16 @@ def complete(scenario, out):
 
 
 def endless(scenario, out):
-    """Reports progress until stopped."""
+    """Reports progress until stopped; on SIGTERM says goodbye on stderr, as a member closing its logs would."""
+    def goodbye(signum, frame):
+        print("stand-in: closing logs after SIGTERM", file=sys.stderr, flush=True)
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, goodbye)
+    run_forever()
+
+
+def run_forever():
     for i in range(10_000):
         progress(i * 0.1, "warmup")
         time.sleep(0.1)
@@ -48,7 +57,7 @@ def endless(scenario, out):
 def stubborn(scenario, out):
     """Ignores SIGTERM, so only SIGKILL stops it."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    endless(scenario, out)
+    run_forever()
 
 
 def crash(scenario, out):
@@ -59,7 +68,7 @@ def crash(scenario, out):
 def bad_progress(scenario, out):
     print(json.dumps({"type": "progress", "elapsed_s": 1.0, "phase": "warm", "target_rate": 1,
                       "achieved_rate": 1, "p99_us": 1, "p9999_us": 1, "behind_ms": 0}), flush=True)
-    endless(scenario, out)
+    run_forever()
 
 
 BEHAVIOURS = {f.__name__.replace("_", "-"): f for f in (complete, endless, stubborn, crash, bad_progress)}
