@@ -11,6 +11,8 @@ help:
 	@echo "make jmh      run the engine's JMH benchmarks (JMH_ARGS=... passes options to JMH)"
 	@echo "make build    build the Java modules without testing"
 	@echo "make lock     re-pin requirements.txt from requirements.in"
+	@echo "make bench-<scenario> [RATE=.. DURATION=.. ...]   play scenarios/<scenario>.yaml (see scenarios/README.md)"
+	@echo "make gate BASE=<git ref> [SCENARIO=q5] [REPEAT=3] [THRESHOLD=0.05] [RATE=.. ...]   base vs working tree, interleaved"
 
 # The venv is rebuilt whenever the pinned requirements change.
 venv: $(VENV)/.installed
@@ -43,3 +45,21 @@ jmh:
 
 clean:
 	$(MVN) clean
+
+# Scenario overrides (scenarios/README.md, "Overrides"). Only variables given on make's command line
+# are passed: a variable that happens to be in the environment (MODE, TARGET, GC ...) must not
+# change a benchmark unnoticed. Values are single-quoted for the shell, quotes inside escaped.
+BENCH_VARS := CLUSTER THREADS JVM_OPTS GC RATE KEYS SOURCE PARTITIONS WINDOW_MS SLIDE_MS WARMUP DURATION \
+              GUARANTEE SNAPSHOT_INTERVAL_MS MODE ENGINE TARGET PROFILE
+bench_overrides = $(strip $(foreach v,$(BENCH_VARS),$(if $(filter command line,$(origin $(v))),'$(v)=$(subst ','\'',$($(v)))')))
+
+bench-%:
+	./fournines run $* $(bench_overrides)
+
+SCENARIO ?= q5
+REPEAT ?= 3
+THRESHOLD ?= 0.05
+.PHONY: gate
+gate:
+	@test -n '$(BASE)' || { echo "usage: make gate BASE=<git ref> [SCENARIO=q5] [REPEAT=3] [THRESHOLD=0.05] [RATE=.. ...]" >&2; exit 2; }
+	./fournines gate-ref '$(BASE)' --scenario '$(SCENARIO)' --repeat '$(REPEAT)' --threshold '$(THRESHOLD)' $(bench_overrides)

@@ -1,0 +1,40 @@
+"""./fournines run: the click command over runner.py.
+
+Exit codes: 0 the run completed (and its report was written); 1 the run failed (the member crashed,
+hung, broke the contract, or no report could be written); 2 the request was refused before anything
+started (bad scenario, bad override, not supported yet, build failure); 128+N stopped by signal N.
+"""
+from pathlib import Path
+
+import click
+
+from fournines import runner
+from fournines.overrides import FIELDS, OverrideError, parse_overrides
+
+
+HELP = f"""Play SCENARIO (a name in scenarios/ or a .yaml path) and write its results folder and report.
+
+KEY=VALUE pairs override scenario fields; the keys are the Make variables of `make bench-<scenario>`:
+{", ".join(f"{key} ({path})" for key, path in FIELDS.items())}. PROFILE=1 records a JFR profile.
+
+Example: ./fournines run q5 RATE=200000 DURATION=20s
+"""
+
+
+@click.command(help=HELP, context_settings={"ignore_unknown_options": True})
+@click.argument("scenario")
+@click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
+@click.option("--check", is_flag=True, help="Validate the scenario and build the member, then stop.")
+@click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=runner.RESULTS_ROOT,
+              show_default="results/", help="Where the run's results folder is made.")
+def run(scenario, assignments, check, results_root):
+    try:
+        overrides = parse_overrides(assignments)
+        resolved, jar = runner.prepare(scenario, overrides)
+    except (OverrideError, runner.RunRefused) as e:
+        click.echo(str(e), err=True)
+        raise SystemExit(runner.EXIT_BAD_REQUEST)
+    if check:
+        click.echo(f"{scenario}: valid and runnable; member jar {jar}", err=True)
+        return
+    raise SystemExit(runner.run(resolved, runner.member_launcher(jar), overrides.profile, results_root))
