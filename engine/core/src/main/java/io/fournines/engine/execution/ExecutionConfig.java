@@ -15,11 +15,13 @@ public record ExecutionConfig(int cooperativeThreads, long idleMinParkNanos, lon
                               int outboxBatchLimit, int partitionCount) {
 
     /**
-     * Parks can be long (and idle cheap) because producers wake a parked worker when they give it
-     * data and sources wake it for their next scheduled item: the park length no longer bounds the
-     * latency of data-driven work, only the polling of time-driven processors.
+     * Parks can be long (so idling is cheap) because every wake-up that matters is signalled:
+     * producers wake a parked worker when they hand it data, consumers when they free queue space,
+     * and sources set a deadline for their next scheduled items. The park length therefore does not
+     * bound the latency of data-driven work; it only paces polling for anything unsignalled. Jet
+     * parks 25 us doubling to 500 us, which costs it 18 % of a core at 1 000 events/s.
      */
-    public static final long DEFAULT_IDLE_MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(25);
+    public static final long DEFAULT_IDLE_MIN_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     public static final long DEFAULT_IDLE_MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     public ExecutionConfig {

@@ -34,6 +34,7 @@ public final class ExecutionPlan {
         final List<InboundStream> inbound = new ArrayList<>();
         final List<OutboundCollector> outbound = new ArrayList<>();
         final Set<Worker> downstream = new LinkedHashSet<>();
+        final Set<Worker> upstream = new LinkedHashSet<>();
 
         Instance(Processor processor, ProcessorContext context, Worker worker) {
             this.processor = processor;
@@ -110,6 +111,7 @@ public final class ExecutionPlan {
                 out[c] = queues[c][p];
                 if (out[c] != null) {
                     producers[p].downstream.add(consumers[c].worker);
+                    consumers[c].upstream.add(producers[p].worker);
                 }
             }
             producers[p].outbound.add(switch (policy) {
@@ -135,14 +137,18 @@ public final class ExecutionPlan {
         return java.util.Arrays.stream(queues).filter(q -> q != null).toArray(OneToOneConcurrentArrayQueue[]::new);
     }
 
+    private static WorkerParker[] otherWorkers(Set<Worker> workers, Worker own) {
+        return workers.stream().filter(w -> w != own).map(Worker::parker).toArray(WorkerParker[]::new);
+    }
+
     private void launch(List<Vertex> order, JobExecution execution) throws Exception {
         List<ProcessorTasklet> tasklets = new ArrayList<>();
         List<Worker> workers = new ArrayList<>();
         for (Vertex v : order) {
             for (Instance in : instances.get(v)) {
                 OutboxImpl outbox = new OutboxImpl(in.outbound.toArray(OutboundCollector[]::new), service.config().outboxBatchLimit());
-                WorkerParker[] wake = in.downstream.stream().filter(w -> w != in.worker).map(Worker::parker).toArray(WorkerParker[]::new);
-                ProcessorTasklet t = new ProcessorTasklet(in.processor, in.context, outbox, in.inbound.toArray(InboundStream[]::new), execution, wake);
+                ProcessorTasklet t = new ProcessorTasklet(in.processor, in.context, outbox, in.inbound.toArray(InboundStream[]::new), execution,
+                        otherWorkers(in.downstream, in.worker), otherWorkers(in.upstream, in.worker));
                 t.init();
                 tasklets.add(t);
                 workers.add(in.worker);

@@ -26,7 +26,9 @@ final class ProcessorTasklet implements Tasklet {
     private final boolean[] streamCompletionReported;
     private final WatermarkCoalescer inputCoalescer;
     private final JobExecution execution;
+    /** Workers that may be parked waiting for what this tasklet writes (data) or frees (queue space). */
     private final WorkerParker[] downstreamWorkers;
+    private final WorkerParker[] upstreamWorkers;
 
     private State state;
     private int inboxOrdinal;
@@ -35,9 +37,10 @@ final class ProcessorTasklet implements Tasklet {
     private int completedOrdinal = -1;
     private long pendingWatermark = WatermarkCoalescer.NONE;
     private boolean progress;
+    private boolean drainedInput;
 
     ProcessorTasklet(Processor processor, Processor.Context context, OutboxImpl outbox, InboundStream[] streams,
-                     JobExecution execution, WorkerParker[] downstreamWorkers) {
+                     JobExecution execution, WorkerParker[] downstreamWorkers, WorkerParker[] upstreamWorkers) {
         this.processor = processor;
         this.context = context;
         this.outbox = outbox;
@@ -47,6 +50,7 @@ final class ProcessorTasklet implements Tasklet {
         this.inputCoalescer = new WatermarkCoalescer(streams.length);
         this.execution = execution;
         this.downstreamWorkers = downstreamWorkers;
+        this.upstreamWorkers = upstreamWorkers;
         this.liveStreams = streams.length;
         this.state = liveStreams == 0 ? State.COMPLETE : State.PROCESS_INPUT;
     }
@@ -61,10 +65,12 @@ final class ProcessorTasklet implements Tasklet {
             return ProgressState.DONE;
         }
         progress = false;
+        drainedInput = false;
         step();
-        if (outbox.resetForNextCall()) {
-            progress = true;
-            wakeDownstreamWorkers();
+        boolean wroteOutput = outbox.resetForNextCall();
+        progress |= wroteOutput;
+        if (wroteOutput || drainedInput) {
+            wakeNeighbours(wroteOutput, drainedInput);
         }
         return ProgressState.of(progress, state == State.END);
     }
@@ -134,6 +140,7 @@ final class ProcessorTasklet implements Tasklet {
                 continue;
             }
             progress = true;
+            drainedInput = true;
             nextStream = s - firstLive + 1;
             inboxOrdinal = stream.ordinal();
             observeStreamState(s);
@@ -206,14 +213,26 @@ final class ProcessorTasklet implements Tasklet {
         }
     }
 
-    private void wakeDownstreamWorkers() {
-        if (downstreamWorkers.length == 0) {
+    /**
+     * A worker parks for long stretches when idle, so whoever gives it work wakes it: downstream
+     * workers when we wrote to their queues, upstream ones when we freed space in queues that may
+     * have been full.
+     */
+    private void wakeNeighbours(boolean downstream, boolean upstream) {
+        if (downstreamWorkers.length == 0 && upstreamWorkers.length == 0) {
             return;
         }
         // Pairs with the worker's arm-then-recheck: our queue writes are visible before we read its flag.
         VarHandle.fullFence();
-        for (WorkerParker parker : downstreamWorkers) {
-            parker.wakeIfArmed();
+        if (downstream) {
+            for (WorkerParker parker : downstreamWorkers) {
+                parker.wakeIfArmed();
+            }
+        }
+        if (upstream) {
+            for (WorkerParker parker : upstreamWorkers) {
+                parker.wakeIfArmed();
+            }
         }
     }
 

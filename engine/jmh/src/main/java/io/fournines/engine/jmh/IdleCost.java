@@ -10,13 +10,15 @@ import io.fournines.engine.pipeline.Sources;
 import org.HdrHistogram.Recorder;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 /**
  * What idling costs and what it does to latency: runs a per-event job (generator, map, sink that
- * records latency from each event's scheduled time) at a given rate and prints the CPU the whole
- * process used, as a share of one core, with the latency percentiles.
+ * records latency from each event's scheduled time) at a given rate and prints the CPU the engine's
+ * worker threads and the whole process used, as a share of one core, with the latency percentiles.
  *
  * <pre>java -cp engine-benchmarks.jar io.fournines.engine.jmh.IdleCost [rate] [seconds] [idleMinMicros idleMaxMicros]</pre>
  *
@@ -47,19 +49,33 @@ public final class IdleCost {
             TimeUnit.SECONDS.sleep(3);
             latencyMicros.getIntervalHistogram();
             long cpuStart = os.getProcessCpuTime();
+            long workersStart = workerCpuNanos();
             long wallStart = System.nanoTime();
             TimeUnit.SECONDS.sleep(seconds);
             long cpu = os.getProcessCpuTime() - cpuStart;
+            long workers = workerCpuNanos() - workersStart;
             long wall = System.nanoTime() - wallStart;
             var histogram = latencyMicros.getIntervalHistogram();
             job.cancel();
             System.out.printf("rate %.0f events/s, %d workers, idle park %d..%d us, %d s measured%n", rate, config.cooperativeThreads(),
                     config.idleMinParkNanos() / 1_000, config.idleMaxParkNanos() / 1_000, seconds);
-            System.out.printf("process CPU: %.2f %% of one core%n", 100.0 * cpu / wall);
+            System.out.printf("CPU, as a share of one core: engine workers %.2f %%, whole process %.2f %%%n", 100.0 * workers / wall, 100.0 * cpu / wall);
             System.out.printf("latency from scheduled time (us): p50 %d  p99 %d  p99.99 %d  max %d  (%d events)%n",
                     histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.99),
                     histogram.getMaxValue(), histogram.getTotalCount());
         }
+    }
+
+    /** CPU time of the engine's worker threads: what the engine itself spends, without JIT and GC threads. */
+    private static long workerCpuNanos() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith("fournines-")) {
+                total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return total;
     }
 
     private static long epochNanos() {
