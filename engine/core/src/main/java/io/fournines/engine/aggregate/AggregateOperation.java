@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * How to fold items into a mutable accumulator, merge two accumulators (two-stage aggregation), take
@@ -13,13 +14,18 @@ import java.util.function.Supplier;
  * @param <A> accumulator type; must implement {@code equals} if the operation can deduct, so an
  *            accumulator back at its empty value can be dropped
  * @param <R> result type
+ * @param sumOfLongsFn set when the operation is a sum of longs (counting, summing): the
+ *                     accumulator is a {@link LongAccumulator} to which each item adds
+ *                     {@code sumOfLongsFn(item)}, combine adds and deduct subtracts. Windows then keep
+ *                     such state as primitive longs, with no object per key and frame; null otherwise.
  */
 public record AggregateOperation<T, A, R>(
         Supplier<A> createFn,
         BiConsumer<? super A, ? super T> accumulateFn,
         BiConsumer<? super A, ? super A> combineFn,
         BiConsumer<? super A, ? super A> deductFn,
-        Function<? super A, ? extends R> finishFn) {
+        Function<? super A, ? extends R> finishFn,
+        ToLongFunction<? super T> sumOfLongsFn) {
 
     public AggregateOperation {
         Objects.requireNonNull(createFn, "createFn");
@@ -32,7 +38,17 @@ public record AggregateOperation<T, A, R>(
     public static <T, A, R> AggregateOperation<T, A, R> of(Supplier<A> createFn, BiConsumer<? super A, ? super T> accumulateFn,
                                                            BiConsumer<? super A, ? super A> combineFn,
                                                            Function<? super A, ? extends R> finishFn) {
-        return new AggregateOperation<>(createFn, accumulateFn, combineFn, null, finishFn);
+        return new AggregateOperation<>(createFn, accumulateFn, combineFn, null, finishFn, null);
+    }
+
+    /** A sum of {@code valueFn} over the items, kept as a primitive long where that helps. */
+    public static <T> AggregateOperation<T, LongAccumulator, Long> sumOfLongs(ToLongFunction<? super T> valueFn) {
+        return new AggregateOperation<T, LongAccumulator, Long>(LongAccumulator::new, (acc, item) -> acc.add(valueFn.applyAsLong(item)),
+                (acc, other) -> acc.add(other.get()), (acc, other) -> acc.add(-other.get()), LongAccumulator::get, valueFn);
+    }
+
+    public boolean isSumOfLongs() {
+        return sumOfLongsFn != null;
     }
 
     public boolean canDeduct() {
@@ -42,14 +58,15 @@ public record AggregateOperation<T, A, R>(
     /** The same aggregation applied to what {@code mapFn} makes of each item. */
     public <S> AggregateOperation<S, A, R> withInput(Function<? super S, ? extends T> mapFn) {
         BiConsumer<? super A, ? super T> accumulate = accumulateFn;
+        ToLongFunction<? super T> sum = sumOfLongsFn;
         return new AggregateOperation<S, A, R>(createFn, (acc, item) -> accumulate.accept(acc, mapFn.apply(item)),
-                combineFn, deductFn, finishFn);
+                combineFn, deductFn, finishFn, sum == null ? null : item -> sum.applyAsLong(mapFn.apply(item)));
     }
 
     /** The same aggregation with its result passed through {@code thenFn}. */
     public <R2> AggregateOperation<T, A, R2> andThen(Function<? super R, ? extends R2> thenFn) {
         Function<? super A, ? extends R> finish = finishFn;
-        return new AggregateOperation<T, A, R2>(createFn, accumulateFn, combineFn, deductFn, acc -> thenFn.apply(finish.apply(acc)));
+        return new AggregateOperation<T, A, R2>(createFn, accumulateFn, combineFn, deductFn, acc -> thenFn.apply(finish.apply(acc)), sumOfLongsFn);
     }
 
     @SuppressWarnings("unchecked")

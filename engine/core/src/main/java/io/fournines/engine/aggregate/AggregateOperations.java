@@ -14,19 +14,17 @@ public final class AggregateOperations {
     }
 
     public static <T> AggregateOperation<T, LongAccumulator, Long> counting() {
-        return new AggregateOperation<T, LongAccumulator, Long>(LongAccumulator::new, (acc, item) -> acc.add(1),
-                (acc, other) -> acc.add(other.get()), (acc, other) -> acc.add(-other.get()), LongAccumulator::get);
+        return AggregateOperation.sumOfLongs(item -> 1);
     }
 
     public static <T> AggregateOperation<T, LongAccumulator, Long> summingLong(ToLongFunction<? super T> valueFn) {
-        return new AggregateOperation<T, LongAccumulator, Long>(LongAccumulator::new, (acc, item) -> acc.add(valueFn.applyAsLong(item)),
-                (acc, other) -> acc.add(other.get()), (acc, other) -> acc.add(-other.get()), LongAccumulator::get);
+        return AggregateOperation.sumOfLongs(valueFn);
     }
 
     /** The mean of the values; NaN for no items. */
     public static <T> AggregateOperation<T, SumAndCount, Double> averaging(ToDoubleFunction<? super T> valueFn) {
         return new AggregateOperation<T, SumAndCount, Double>(SumAndCount::new, (acc, item) -> acc.add(valueFn.applyAsDouble(item)),
-                SumAndCount::combine, SumAndCount::deduct, SumAndCount::mean);
+                SumAndCount::combine, SumAndCount::deduct, SumAndCount::mean, null);
     }
 
     /** The smallest value; null for no items. */

@@ -1,0 +1,106 @@
+package io.fournines.engine.processor;
+
+import io.fournines.engine.aggregate.AggregateOperation;
+import io.fournines.engine.aggregate.LongAccumulator;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.Object2LongHashMap;
+
+import java.util.ArrayDeque;
+
+/**
+ * Window state for sums of longs (counting, summing): each frame is an open-addressing map from key
+ * to a primitive long, and so is the running window sum. Evicted frame maps are cleared and reused,
+ * so in steady state this state allocates nothing and holds no object per key and frame.
+ */
+final class LongSumFrames implements WindowFrames {
+
+    /** Marks "no entry" inside the maps; a real sum of Long.MIN_VALUE cannot be stored. */
+    private static final long ABSENT = Long.MIN_VALUE;
+
+    private final AggregateOperation<?, ?, ?> operation;
+    private final Long2ObjectHashMap<Object2LongHashMap<Object>> frames = new Long2ObjectHashMap<>();
+    private final Object2LongHashMap<Object> running = new Object2LongHashMap<>(ABSENT);
+    private final ArrayDeque<Object2LongHashMap<Object>> spareMaps = new ArrayDeque<>();
+    /** Handed to the operation's finish function, which takes an accumulator. */
+    private final LongAccumulator scratch = new LongAccumulator();
+    private long firstFrameEnd = Long.MAX_VALUE;
+    private long currentFrameEnd = Long.MIN_VALUE;
+    private Object2LongHashMap<Object> currentFrame;
+
+    LongSumFrames(AggregateOperation<?, ?, ?> operation) {
+        this.operation = operation;
+    }
+
+    @Override
+    public void add(long frameEnd, Object key, Object accumulator) {
+        if (frameEnd != currentFrameEnd) {
+            currentFrame = frames.get(frameEnd);
+            if (currentFrame == null) {
+                currentFrame = spareMaps.isEmpty() ? new Object2LongHashMap<>(ABSENT) : spareMaps.pop();
+                frames.put(frameEnd, currentFrame);
+                firstFrameEnd = Math.min(firstFrameEnd, frameEnd);
+            }
+            currentFrameEnd = frameEnd;
+        }
+        long value = ((LongAccumulator) accumulator).get();
+        currentFrame.put(key, currentFrame.getOrDefault(key, 0) + value);
+    }
+
+    @Override
+    public boolean hasFrames() {
+        return !frames.isEmpty();
+    }
+
+    @Override
+    public long firstFrameEnd() {
+        return firstFrameEnd;
+    }
+
+    @Override
+    public boolean windowIsEmpty() {
+        return running.isEmpty();
+    }
+
+    @Override
+    public void emitAndSlide(long start, long end, long slide, ResultSink out) {
+        Object2LongHashMap<Object> newest = frames.get(end);
+        if (newest != null) {
+            newest.forEachLong((key, value) -> running.put(key, running.getOrDefault(key, 0) + value));
+        }
+        running.forEachLong((key, value) -> {
+            scratch.set(value);
+            out.accept(key, operation.finish(scratch));
+        });
+        long leavingEnd = start + slide;
+        Object2LongHashMap<Object> leaving = frames.remove(leavingEnd);
+        if (leaving == null) {
+            return;
+        }
+        leaving.forEachLong((key, value) -> {
+            long remaining = running.getValue(key) - value;
+            // A key whose window sum is back to zero is dropped, as ObjectFrames drops an empty accumulator.
+            if (remaining == 0) {
+                running.removeKey(key);
+            } else {
+                running.put(key, remaining);
+            }
+        });
+        leaving.clear();
+        spareMaps.push(leaving);
+        if (leaving == currentFrame) {
+            currentFrame = null;
+            currentFrameEnd = Long.MIN_VALUE;
+        }
+        if (leavingEnd == firstFrameEnd) {
+            firstFrameEnd = oldestFrameEnd();
+        }
+    }
+
+    private long oldestFrameEnd() {
+        long oldest = Long.MAX_VALUE;
+        for (Long2ObjectHashMap<Object2LongHashMap<Object>>.KeyIterator it = frames.keySet().iterator(); it.hasNext(); ) {
+            oldest = Math.min(oldest, it.nextLong());
+        }
+        return oldest;
+    }
+}

@@ -1,0 +1,36 @@
+package io.fournines.engine.processor;
+
+import io.fournines.engine.aggregate.AggregateOperation;
+
+/**
+ * The state of {@link SlidingWindowP}: partial aggregates per frame and key, and whatever it keeps
+ * to compute a window from them. Two forms: any accumulator object, or primitive longs for sums of
+ * longs, which keep no object per key and frame, so seconds of window state stay off the GC's back.
+ */
+interface WindowFrames {
+
+    /** Merges a partial for (frame, key); the frame must not have been evicted. */
+    void add(long frameEnd, Object key, Object accumulator);
+
+    boolean hasFrames();
+
+    long firstFrameEnd();
+
+    /** True when the window being slid holds nothing (always true when windows are recombined). */
+    boolean windowIsEmpty();
+
+    /**
+     * Hands each key's result in the window [start, end) to {@code out}, then evicts the frame ending
+     * at {@code start + slide}, the oldest one, which no later window contains.
+     */
+    void emitAndSlide(long start, long end, long slide, ResultSink out);
+
+    @FunctionalInterface
+    interface ResultSink {
+        void accept(Object key, Object result);
+    }
+
+    static WindowFrames forOperation(AggregateOperation<?, ?, ?> operation) {
+        return operation.isSumOfLongs() ? new LongSumFrames(operation) : new ObjectFrames(operation);
+    }
+}
