@@ -2,18 +2,10 @@ package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.core.AbstractProcessor;
-import io.fournines.engine.core.Traverser;
-import io.fournines.engine.core.Traversers;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -28,15 +20,11 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     private final Function<Object, ?> keyFn;
     private final ToLongFunction<Object> timestampFn;
     private final WindowDefinition window;
-    private final AggregateOperation<?, ?, ?> operation;
-    private final TreeMap<Long, Map<Object, Object>> frames = new TreeMap<>();
-
-    // Most items land in the newest frame: remembering it avoids a boxed lookup per item.
-    private long currentFrameEnd = Long.MIN_VALUE;
-    private Map<Object, Object> currentFrame;
+    private final FrameAccumulators<?> frames;
+    /** Partials and the watermark still to emit, reused from flush to flush. */
+    private final PendingItems pendingOutput = new PendingItems();
     private long flushedUpTo = Long.MIN_VALUE;
     private long lateItems;
-    private Traverser<Object> flushing;
 
     @SuppressWarnings("unchecked")
     public AccumulateByFrameP(Function<?, ?> keyFn, ToLongFunction<?> timestampFn, WindowDefinition window,
@@ -44,7 +32,7 @@ public final class AccumulateByFrameP extends AbstractProcessor {
         this.keyFn = (Function<Object, ?>) keyFn;
         this.timestampFn = (ToLongFunction<Object>) timestampFn;
         this.window = window;
-        this.operation = operation;
+        this.frames = FrameAccumulators.forOperation(operation);
     }
 
     @Override
@@ -54,54 +42,33 @@ public final class AccumulateByFrameP extends AbstractProcessor {
             lateItems++;
             return true;
         }
-        if (frameEnd != currentFrameEnd) {
-            currentFrame = frames.computeIfAbsent(frameEnd, f -> new HashMap<>());
-            currentFrameEnd = frameEnd;
-        }
-        Object key = keyFn.apply(item);
-        Object acc = currentFrame.get(key);
-        if (acc == null) {
-            acc = operation.createFn().get();
-            currentFrame.put(key, acc);
-        }
-        operation.accumulate(acc, item);
+        frames.accumulate(frameEnd, keyFn.apply(item), item);
         return true;
     }
 
     @Override
     public boolean tryProcessWatermark(Watermark watermark) {
-        if (flushing == null) {
-            flushing = Traversers.concat(flushFramesUpTo(watermark.timestamp()), Traversers.singleton(watermark));
+        if (pendingOutput.isEmpty()) {
+            flushUpTo(watermark.timestamp());
+            pendingOutput.add(watermark);
         }
-        if (!emitFromTraverser(flushing)) {
-            return false;
-        }
-        flushing = null;
-        return true;
+        return pendingOutput.emit(this::tryEmit);
     }
 
     @Override
     public boolean complete() {
-        if (flushing == null) {
-            flushing = flushFramesUpTo(Long.MAX_VALUE);
+        if (pendingOutput.isEmpty()) {
+            flushUpTo(Long.MAX_VALUE);
         }
-        return emitFromTraverser(flushing);
+        return pendingOutput.emit(this::tryEmit);
     }
 
-    /** Takes the frames ending at or before {@code upTo} out of the state, as a traverser of partials. */
-    private Traverser<Object> flushFramesUpTo(long upTo) {
-        NavigableMap<Long, Map<Object, Object>> done = frames.headMap(upTo, true);
-        List<Map.Entry<Long, Map<Object, Object>>> closed = new ArrayList<>(done.entrySet());
-        done.clear();
+    private void flushUpTo(long upTo) {
+        frames.takeFramesUpTo(upTo, pendingOutput);
         // Every frame ending at or before the watermark is closed, even one that was empty.
         flushedUpTo = Math.max(flushedUpTo, upTo);
-        if (currentFrameEnd <= upTo) {
-            currentFrameEnd = Long.MIN_VALUE;
-            currentFrame = null;
-        }
-        return Traversers.traverseIterable(closed).flatMap(frame -> Traversers.traverseIterable(frame.getValue().entrySet())
-                .map(e -> new KeyedFrame(frame.getKey(), e.getKey(), e.getValue())));
     }
+
 
     /** Items that arrived after their frame was sent on, and were therefore dropped. */
     public long lateItems() {

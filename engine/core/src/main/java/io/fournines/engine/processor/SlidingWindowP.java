@@ -6,8 +6,6 @@ import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Second stage of a windowed aggregation: merges the partial frames of the keys this instance owns
@@ -26,13 +24,12 @@ public final class SlidingWindowP extends AbstractProcessor {
     private final WindowDefinition window;
     private final WindowResultFn outputFn;
     private final WindowFrames frames;
-    private final List<Object> pendingOutput = new ArrayList<>();
+    private final PendingItems pendingOutput = new PendingItems();
 
     /** End of the next window to emit; MIN_VALUE until there is a frame to start from. */
     private long nextWindowEnd = Long.MIN_VALUE;
     private long emittedUpTo = Long.MIN_VALUE;
     private long lateFrames;
-    private int pendingIndex;
 
     public SlidingWindowP(WindowDefinition window, AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn) {
         this.window = window;
@@ -57,7 +54,7 @@ public final class SlidingWindowP extends AbstractProcessor {
             computeWindowsUpTo(watermark.timestamp());
             pendingOutput.add(watermark);
         }
-        return emitPending();
+        return pendingOutput.emit(this::tryEmit);
     }
 
     @Override
@@ -65,19 +62,9 @@ public final class SlidingWindowP extends AbstractProcessor {
         if (pendingOutput.isEmpty()) {
             computeWindowsUpTo(Long.MAX_VALUE);
         }
-        return emitPending();
+        return pendingOutput.emit(this::tryEmit);
     }
 
-    private boolean emitPending() {
-        for (; pendingIndex < pendingOutput.size(); pendingIndex++) {
-            if (!tryEmit(pendingOutput.get(pendingIndex))) {
-                return false;
-            }
-        }
-        pendingOutput.clear();
-        pendingIndex = 0;
-        return true;
-    }
 
     /** Appends to {@link #pendingOutput} the results of every window ending at or before {@code limit}. */
     private void computeWindowsUpTo(long limit) {
