@@ -4,11 +4,12 @@ PYTHON ?= python3
 VENV := .venv
 MVN := mvn -B -q --no-transfer-progress
 
-.PHONY: help test test-java test-python build venv lock jmh clean
+.PHONY: help test test-java test-python build venv lock jmh idle-cost clean
 
 help:
 	@echo "make test     build and run every Java and Python test (installs what it needs)"
 	@echo "make jmh      run the engine's JMH benchmarks (JMH_ARGS=... passes options to JMH)"
+	@echo "make idle-cost  CPU and latency of an engine job at 1 000 events/s (RATE=.. to change)"
 	@echo "make build    build the Java modules without testing"
 	@echo "make lock     re-pin requirements.txt from requirements.in"
 	@echo "make bench-<scenario> [RATE=.. DURATION=.. ...]   play scenarios/<scenario>.yaml (see scenarios/README.md)"
@@ -42,6 +43,9 @@ test-python: venv
 
 jmh:
 	./fournines jmh $(JMH_ARGS)
+
+idle-cost:
+	./fournines idle-cost $(or $(RATE),1000)
 
 clean:
 	$(MVN) clean

@@ -23,6 +23,16 @@ def jmh(jmh_args):
     _exec_java(["-jar", str(jar), *jmh_args])
 
 
+@cli.command("idle-cost")
+@click.argument("rate", default="1000")
+@click.argument("seconds", default="20")
+@click.argument("idle_park_us", nargs=-1)
+def idle_cost(rate, seconds, idle_park_us):
+    """CPU and latency of a job at RATE events/s (default 1000); optional MIN MAX idle park in us."""
+    jar = ensure_jar("engine/jmh", "engine-benchmarks.jar")
+    _exec_java(["-cp", str(jar), "io.fournines.engine.jmh.IdleCost", rate, seconds, *idle_park_us])
+
+
 # No help option of our own, so `nexmark generate --help` reaches the nexmark CLI.
 @cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []})
 @click.argument("nexmark_args", nargs=-1, type=click.UNPROCESSED)
