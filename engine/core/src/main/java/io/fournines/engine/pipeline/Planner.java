@@ -1,5 +1,6 @@
 package io.fournines.engine.pipeline;
 
+import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Traverser;
 import io.fournines.engine.core.Traversers;
 import io.fournines.engine.dag.Dag;
@@ -21,6 +22,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Turns a pipeline's transforms into a DAG:
@@ -148,24 +150,24 @@ final class Planner {
     }
 
     private void planGroupAggregate(Transform.GroupAggregate g) {
-        Vertex accumulate = dag.newVertex(uniqueName("accumulate-by-key"), () -> new AccumulateByKeyP(g.keyFn, g.operation));
-        Vertex combine = dag.newVertex(uniqueName(g.name), () -> new CombineByKeyP(g.operation, g.outputFn));
-        connect(g.upstream.get(0), accumulate, Edge::isolated);
-        dag.edge(toOwner(Edge.between(accumulate, combine), g.keyed));
-        nextOutputOrdinal.put(accumulate, 1);
-        nextInputOrdinal.put(combine, 1);
-        outputVertex.put(g, combine);
+        planTwoStages(g, "accumulate-by-key", () -> new AccumulateByKeyP(g.keyFn, g.operation),
+                () -> new CombineByKeyP(g.operation, g.outputFn), g.keyed);
     }
 
     private void planWindowAggregate(Transform.WindowAggregate w) {
-        Vertex accumulate = dag.newVertex(uniqueName("accumulate-by-frame"),
-                () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation));
-        Vertex combine = dag.newVertex(uniqueName(w.name), () -> new SlidingWindowP(w.window, w.operation, w.outputFn));
-        connect(w.upstream.get(0), accumulate, Edge::isolated);
-        dag.edge(toOwner(Edge.between(accumulate, combine), w.keyed));
+        planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
+                () -> new SlidingWindowP(w.window, w.operation, w.outputFn), w.keyed);
+    }
+
+    /** Accumulate next to the input (isolated edge), combine on the key's owner (or on one instance). */
+    private void planTwoStages(Transform t, String accumulateName, Supplier<Processor> accumulateP, Supplier<Processor> combineP, boolean keyed) {
+        Vertex accumulate = dag.newVertex(uniqueName(accumulateName), accumulateP);
+        Vertex combine = dag.newVertex(uniqueName(t.name), combineP);
+        connect(t.upstream.get(0), accumulate, Edge::isolated);
         nextOutputOrdinal.put(accumulate, 1);
         nextInputOrdinal.put(combine, 1);
-        outputVertex.put(w, combine);
+        dag.edge(toOwner(Edge.between(accumulate, combine), keyed));
+        outputVertex.put(t, combine);
     }
 
     /** Partials go to the owner of their key, or all to one instance for a global aggregate. */

@@ -25,15 +25,32 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     public static final class SharedStart {
         private final AtomicReference<long[]> origin = new AtomicReference<>();
 
-        /** {nanoTime at start, epoch nanos at start} */
+        /** {nanoTime at start, epoch nanos at the same instant} */
         long[] get() {
-            origin.compareAndSet(null, new long[] {System.nanoTime(), epochNanosNow()});
+            if (origin.get() == null) {
+                origin.compareAndSet(null, clockPair());
+            }
             return origin.get();
         }
 
-        private static long epochNanosNow() {
-            Instant now = Instant.now();
-            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        /**
+         * Reads both clocks as close together as it can: the tightest of a few nanoTime brackets
+         * around a wall-clock read. A skew between the two would shift every latency this source
+         * feeds (the first wall-clock read of a JVM alone can take milliseconds).
+         */
+        private static long[] clockPair() {
+            long[] best = null;
+            long bestWidth = Long.MAX_VALUE;
+            for (int attempt = 0; attempt < 10; attempt++) {
+                long before = System.nanoTime();
+                Instant now = Instant.now();
+                long after = System.nanoTime();
+                if (after - before < bestWidth) {
+                    bestWidth = after - before;
+                    best = new long[] {before + (after - before) / 2, now.getEpochSecond() * 1_000_000_000L + now.getNano()};
+                }
+            }
+            return best;
         }
     }
 

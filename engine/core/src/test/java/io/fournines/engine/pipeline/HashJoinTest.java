@@ -1,8 +1,5 @@
 package io.fournines.engine.pipeline;
 
-import io.fournines.engine.job.Engine;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -11,24 +8,12 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class HashJoinTest {
+class HashJoinTest extends TestEngines {
 
     record Order(int id, int customer) {
     }
 
     record Customer(int id, String name) {
-    }
-
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = TestEngines.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
     }
 
     private final List<Order> orders = IntStream.range(0, 10_000).mapToObj(i -> new Order(i, i % 13)).toList();

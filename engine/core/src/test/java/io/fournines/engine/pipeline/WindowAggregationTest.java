@@ -2,13 +2,10 @@ package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.AggregateOperations;
-import io.fournines.engine.job.Engine;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
 import io.fournines.engine.window.WindowResult;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -24,21 +21,9 @@ import java.util.function.Function;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Window results checked against a deliberately naive computation over the same events. */
-class WindowAggregationTest {
+class WindowAggregationTest extends TestEngines {
 
     record Event(long time, int key, long value) {
-    }
-
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = TestEngines.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
     }
 
     /** Out-of-order events spread over time with gaps, so some windows are empty. */

@@ -2,9 +2,6 @@ package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperations;
 import io.fournines.engine.core.Traversers;
-import io.fournines.engine.job.Engine;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -17,19 +14,7 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class WordCountTest {
-
-    private static Engine engine;
-
-    @BeforeAll
-    static void start() {
-        engine = TestEngines.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-    }
+class WordCountTest extends TestEngines {
 
     @Test
     void countsEveryWordOfManyLines() {
