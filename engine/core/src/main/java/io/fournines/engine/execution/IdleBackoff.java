@@ -1,8 +1,11 @@
 package io.fournines.engine.execution;
 
 /**
- * Park time after consecutive rounds without progress: doubles from a minimum to a maximum, and is
- * cut short by the earliest deadline a tasklet reported (a rate-controlled source's next item).
+ * How long an idle worker parks. When a tasklet has reported a deadline (a rate-controlled source's
+ * next items), until that deadline, at most the maximum: everything else that can give the worker
+ * work wakes it by signal, so there is nothing to poll for meanwhile. Without a deadline, the park
+ * doubles from the minimum to the maximum over consecutive idle rounds, polling for anything that
+ * is not signalled.
  */
 final class IdleBackoff {
 
@@ -19,12 +22,14 @@ final class IdleBackoff {
         this.nextParkNanos = minParkNanos;
     }
 
-    /** How long to park now, given the earliest tasklet deadline; advances the backoff. */
+    /** How long to park now, given the earliest tasklet deadline (Long.MAX_VALUE: none). */
     long nextPark(long nowNanos, long earliestDeadlineNanos) {
+        if (earliestDeadlineNanos != Long.MAX_VALUE) {
+            return Math.max(0, Math.min(maxParkNanos, earliestDeadlineNanos - nowNanos));
+        }
         long park = nextParkNanos;
         nextParkNanos = Math.min(maxParkNanos, nextParkNanos << 1);
-        long untilDeadline = earliestDeadlineNanos - nowNanos;
-        return Math.max(0, Math.min(park, untilDeadline));
+        return park;
     }
 
     void reset() {

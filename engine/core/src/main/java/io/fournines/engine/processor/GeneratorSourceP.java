@@ -55,13 +55,14 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     }
 
     /**
-     * An idle worker is woken for every this many items, not for each one: on a VM a wake-up costs
-     * ~20 us of CPU, so at 1 000 items/s waking per item alone would cost 2 % of a core. Items that
-     * wait keep their scheduled time, so the wait shows in latency. At high rates the worker never
-     * parks and this changes nothing.
+     * At low rates an idle worker is woken for every this many items, not for each one: on a VM a
+     * wake-up costs 20-40 us of CPU, so at 1 000 items/s waking per item would cost 2-4 % of a core.
+     * Items that wait keep their scheduled time, so the wait shows in latency.
      */
     static final int WAKEUP_BATCH = 4;
-    /** ... but no item waits longer than this for a wake-up. */
+    /** ... only when this instance's items are at least this far apart: faster sources wake per item. */
+    static final long MIN_GAP_FOR_WAKEUP_BATCH_NANOS = 200_000;
+    /** ... and no item waits longer than this for a wake-up. */
     static final long MAX_WAKEUP_DELAY_NANOS = 10_000_000;
 
     private final double nanosPerItem;
@@ -162,6 +163,9 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     public long nextDeadlineNanos() {
         if (pendingItem != null || pendingWatermark != null || nextSequence >= maxItems) {
             return Long.MAX_VALUE;
+        }
+        if (nanosPerItem * step < MIN_GAP_FOR_WAKEUP_BATCH_NANOS) {
+            return dueNanos(nextSequence);
         }
         long lastOfBatch = Math.min(nextSequence + (WAKEUP_BATCH - 1L) * step, maxItems - 1);
         return Math.min(dueNanos(lastOfBatch), dueNanos(nextSequence) + MAX_WAKEUP_DELAY_NANOS);

@@ -21,10 +21,13 @@ class IdleBackoffTest {
     }
 
     @Test
-    void aDeadlineCutsTheParkShort() {
+    void withADeadlineTheWorkerSleepsUntilItWithinTheMaximum() {
         IdleBackoff backoff = new IdleBackoff(1_000, 1_000_000);
-        assertThat(backoff.nextPark(5_000, 5_400)).isEqualTo(400);
+        assertThat(backoff.nextPark(5_000, 5_400)).as("shorter than the minimum: the deadline wins").isEqualTo(400);
+        assertThat(backoff.nextPark(5_000, 505_000)).as("longer than the minimum, no backoff steps").isEqualTo(500_000);
+        assertThat(backoff.nextPark(5_000, 9_000_000)).as("capped").isEqualTo(1_000_000);
         assertThat(backoff.nextPark(5_000, 4_000)).as("deadline already passed").isZero();
+        assertThat(backoff.nextPark(0, Long.MAX_VALUE)).as("deadlines do not advance the backoff").isEqualTo(1_000);
     }
 
     @Test
