@@ -85,5 +85,11 @@ public interface Processor {
         int[] ownedPartitions();
 
         int partitionCount();
+
+        /**
+         * A counter this instance owns, reported in the job's metrics as {@code vertex.name}, summed
+         * over the vertex's instances. Call it once, in init.
+         */
+        Counter counter(String name);
     }
 }

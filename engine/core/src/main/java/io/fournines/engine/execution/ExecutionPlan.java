@@ -53,7 +53,7 @@ public final class ExecutionPlan {
         ExecutionPlan plan = new ExecutionPlan(service);
         List<Vertex> order = dag.validate();
         for (Vertex v : order) {
-            plan.createInstances(v);
+            plan.createInstances(v, execution.metrics());
         }
         for (Edge e : dag.edges()) {
             plan.connect(e);
@@ -61,7 +61,7 @@ public final class ExecutionPlan {
         plan.launch(order, execution);
     }
 
-    private void createInstances(Vertex v) {
+    private void createInstances(Vertex v, JobMetrics metrics) {
         int parallelism = v.localParallelism() == Vertex.DEFAULT_PARALLELISM ? service.cooperativeWorkerCount() : v.localParallelism();
         int[] owner = partitioner.ownerTable(parallelism);
         Instance[] created = new Instance[parallelism];
@@ -72,7 +72,7 @@ public final class ExecutionPlan {
             }
             int index = i;
             int[] owned = IntStream.range(0, owner.length).filter(part -> owner[part] == index).toArray();
-            ProcessorContext ctx = new ProcessorContext(v.name(), i, parallelism, owned, partitioner.partitionCount());
+            ProcessorContext ctx = new ProcessorContext(v.name(), i, parallelism, owned, partitioner.partitionCount(), metrics);
             Worker w = p.isCooperative()
                     ? service.cooperativeWorker(i % service.cooperativeWorkerCount())
                     : service.newDedicatedWorker(v.name() + "#" + i);

@@ -12,12 +12,17 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class JobExecution {
 
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
+    private final JobMetrics metrics = new JobMetrics();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicInteger liveTasklets = new AtomicInteger();
     private volatile boolean terminating;
 
     public CompletableFuture<Void> completion() {
         return completion;
+    }
+
+    public JobMetrics metrics() {
+        return metrics;
     }
 
     public boolean isTerminating() {

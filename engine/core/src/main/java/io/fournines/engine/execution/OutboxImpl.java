@@ -19,6 +19,7 @@ final class OutboxImpl implements Outbox {
     private final boolean[] ordinalTookPendingItem;
     private Object pendingItem;
     private int emittedThisCall;
+    private int dataItemsThisCall;
     private boolean wroteThisCall;
 
     OutboxImpl(OutboundCollector[] collectors, int batchLimit) {
@@ -42,6 +43,9 @@ final class OutboxImpl implements Outbox {
         if (accepted) {
             emittedThisCall++;
             wroteThisCall = true;
+            if (!(item instanceof ControlItem)) {
+                dataItemsThisCall++;
+            }
         }
         return accepted;
     }
@@ -74,6 +78,9 @@ final class OutboxImpl implements Outbox {
         if (all) {
             pendingItem = null;
             emittedThisCall++;
+            if (!control) {
+                dataItemsThisCall++;
+            }
         }
         return all;
     }
@@ -83,10 +90,16 @@ final class OutboxImpl implements Outbox {
         return emittedThisCall >= batchLimit;
     }
 
+    /** Data items (not watermarks or other control items) accepted since the call began. */
+    int dataItemsThisCall() {
+        return dataItemsThisCall;
+    }
+
     /** Starts a new call: resets the cap; returns whether the previous call wrote to any queue. */
     boolean resetForNextCall() {
         boolean wrote = wroteThisCall;
         emittedThisCall = 0;
+        dataItemsThisCall = 0;
         wroteThisCall = false;
         return wrote;
     }

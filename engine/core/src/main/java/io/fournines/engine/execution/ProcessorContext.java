@@ -1,7 +1,13 @@
 package io.fournines.engine.execution;
 
+import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.Processor;
 
 record ProcessorContext(String vertexName, int processorIndex, int parallelism, int[] ownedPartitions,
-                        int partitionCount) implements Processor.Context {
+                        int partitionCount, JobMetrics metrics) implements Processor.Context {
+
+    @Override
+    public Counter counter(String name) {
+        return metrics.register(vertexName, name);
+    }
 }

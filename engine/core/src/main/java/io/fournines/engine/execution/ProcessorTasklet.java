@@ -1,5 +1,6 @@
 package io.fournines.engine.execution;
 
+import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.DoneItem;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Watermark;
@@ -30,6 +31,8 @@ final class ProcessorTasklet implements Tasklet {
     private final WorkerParker[] downstreamWorkers;
     private final WorkerParker[] upstreamWorkers;
 
+    private final Counter itemsIn;
+    private final Counter itemsOut;
     private State state;
     private int inboxOrdinal;
     private int nextStream;
@@ -53,6 +56,8 @@ final class ProcessorTasklet implements Tasklet {
         this.upstreamWorkers = upstreamWorkers;
         this.liveStreams = streams.length;
         this.state = liveStreams == 0 ? State.COMPLETE : State.PROCESS_INPUT;
+        this.itemsIn = context.counter("itemsIn");
+        this.itemsOut = context.counter("itemsOut");
     }
 
     void init() throws Exception {
@@ -67,6 +72,10 @@ final class ProcessorTasklet implements Tasklet {
         progress = false;
         drainedInput = false;
         step();
+        int emitted = outbox.dataItemsThisCall();
+        if (emitted > 0) {
+            itemsOut.add(emitted);
+        }
         boolean wroteOutput = outbox.resetForNextCall();
         progress |= wroteOutput;
         if (wroteOutput || drainedInput) {
@@ -94,7 +103,11 @@ final class ProcessorTasklet implements Tasklet {
         if (!inbox.isEmpty()) {
             int before = inbox.size();
             processor.process(inboxOrdinal, inbox);
-            progress |= inbox.size() != before;
+            int taken = before - inbox.size();
+            if (taken > 0) {
+                progress = true;
+                itemsIn.add(taken);
+            }
             return;
         }
         if (pendingWatermark == WatermarkCoalescer.IDLE) {

@@ -61,6 +61,14 @@ public final class Job {
         execution.cancel();
     }
 
+    /**
+     * The job's counters by {@code vertex.name}, summed over instances: {@code itemsIn} and
+     * {@code itemsOut} (data items, not watermarks) for every vertex, and what processors count (e.g. late items).
+     */
+    public java.util.Map<String, Long> metrics() {
+        return execution.metrics().snapshot();
+    }
+
     public boolean isDone() {
         return execution.completion().isDone();
     }

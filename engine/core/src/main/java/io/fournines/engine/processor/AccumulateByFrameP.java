@@ -2,6 +2,7 @@ package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
@@ -13,7 +14,8 @@ import java.util.function.ToLongFunction;
  * First stage of a windowed aggregation, running next to the source on every core: folds items into
  * one accumulator per (frame, key). When the watermark passes a frame's end, each of its
  * accumulators goes out as a {@link KeyedFrame} to the instance that owns the key, so only partial
- * results cross the partitioned edge.
+ * results cross the partitioned edge. Items behind the watermark, whose frame was already sent on,
+ * are dropped and counted as {@code lateItems}.
  */
 public final class AccumulateByFrameP extends AbstractProcessor {
 
@@ -24,7 +26,7 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     /** Partials and the watermark still to emit, reused from flush to flush. */
     private final PendingItems pendingOutput = new PendingItems();
     private long flushedUpTo = Long.MIN_VALUE;
-    private long lateItems;
+    private Counter lateItems;
 
     @SuppressWarnings("unchecked")
     public AccumulateByFrameP(Function<?, ?> keyFn, ToLongFunction<?> timestampFn, WindowDefinition window,
@@ -36,10 +38,15 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     }
 
     @Override
+    protected void init(Context context) {
+        lateItems = context.counter("lateItems");
+    }
+
+    @Override
     protected boolean tryProcess(int ordinal, Object item) {
         long frameEnd = window.frameEnd(timestampFn.applyAsLong(item));
         if (frameEnd <= flushedUpTo) {
-            lateItems++;
+            lateItems.increment();
             return true;
         }
         frames.accumulate(frameEnd, keyFn.apply(item), item);
@@ -67,11 +74,5 @@ public final class AccumulateByFrameP extends AbstractProcessor {
         frames.takeFramesUpTo(upTo, pendingOutput);
         // Every frame ending at or before the watermark is closed, even one that was empty.
         flushedUpTo = Math.max(flushedUpTo, upTo);
-    }
-
-
-    /** Items that arrived after their frame was sent on, and were therefore dropped. */
-    public long lateItems() {
-        return lateItems;
     }
 }

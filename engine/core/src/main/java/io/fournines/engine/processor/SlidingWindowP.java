@@ -2,6 +2,7 @@ package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
@@ -12,6 +13,7 @@ import io.fournines.engine.window.WindowDefinition;
  * and, when the watermark passes a window's end, emits one result per key that had items in the
  * window (a {@link io.fournines.engine.window.KeyedWindowResult} in keyed pipelines). Windows that
  * hold no item are skipped. How frames are kept and combined is {@link WindowFrames}' business.
+ * Partials for a window already emitted are dropped and counted as {@code lateFrames}.
  */
 public final class SlidingWindowP extends AbstractProcessor {
 
@@ -29,7 +31,7 @@ public final class SlidingWindowP extends AbstractProcessor {
     /** End of the next window to emit; MIN_VALUE until there is a frame to start from. */
     private long nextWindowEnd = Long.MIN_VALUE;
     private long emittedUpTo = Long.MIN_VALUE;
-    private long lateFrames;
+    private Counter lateFrames;
 
     public SlidingWindowP(WindowDefinition window, AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn) {
         this.window = window;
@@ -38,10 +40,15 @@ public final class SlidingWindowP extends AbstractProcessor {
     }
 
     @Override
+    protected void init(Context context) {
+        lateFrames = context.counter("lateFrames");
+    }
+
+    @Override
     protected boolean tryProcess(int ordinal, Object item) {
         KeyedFrame partial = (KeyedFrame) item;
         if (partial.frameEnd() <= emittedUpTo) {
-            lateFrames++;
+            lateFrames.increment();
             return true;
         }
         frames.add(partial.frameEnd(), partial.key(), partial.accumulator());
@@ -86,10 +93,5 @@ public final class SlidingWindowP extends AbstractProcessor {
             emittedUpTo = end;
             nextWindowEnd = end + window.slide();
         }
-    }
-
-    /** Partial frames that arrived after their first window was emitted, and were dropped. */
-    public long lateFrames() {
-        return lateFrames;
     }
 }
