@@ -4,10 +4,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Entry point of {@code fournines-nexmark.jar}: {@code java -jar fournines-nexmark.jar generate ...}. */
+/** Entry point of {@code fournines-nexmark.jar}: {@code java -jar fournines-nexmark.jar generate|query ...}. */
 @Command(name = "nexmark",
         description = "NEXMark events for fournines.",
-        subcommands = {GenerateCommand.class})
+        subcommands = {GenerateCommand.class, QueryCommand.class})
 public final class NexmarkCli {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")

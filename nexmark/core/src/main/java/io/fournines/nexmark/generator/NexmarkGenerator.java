@@ -71,11 +71,19 @@ public final class NexmarkGenerator {
 
     /** The event with global id {@code eventId} (0-based). */
     public Event event(long eventId) {
+        return event(eventId, config.baseTime() + schedule.offsetMillis(eventId));
+    }
+
+    /**
+     * The event with global id {@code eventId}, scheduled at {@code dateTime} instead of base time
+     * + offset: for a source that paces emission on its own clock, so an event's time is exactly
+     * when it was due. Everything else, auction lengths included, is as {@link #event(long)} makes it.
+     */
+    public Event event(long eventId, long dateTime) {
         if (eventId < 0) {
             throw new IllegalArgumentException("event id must not be negative, got " + eventId);
         }
         random.reset(config.seed(), eventId);
-        long dateTime = config.baseTime() + schedule.offsetMillis(eventId);
         long offset = eventId % PROPORTION_DENOMINATOR;
         if (offset < PERSON_PROPORTION) {
             return person(eventId, dateTime);
@@ -113,7 +121,7 @@ public final class NexmarkGenerator {
         long category = FIRST_CATEGORY_ID + random.nextInt(NUM_CATEGORIES);
         long initialBid = price();
         long reserve = initialBid + price();
-        long expires = dateTime + auctionLengthMillis(eventId, dateTime);
+        long expires = dateTime + auctionLengthMillis(eventId);
         String itemName = text.text(random, 3, 20);
         String description = text.text(random, 3, 100);
         String extra = "";
@@ -159,8 +167,8 @@ public final class NexmarkGenerator {
      * auctions will have been created: on average that many auctions are open at once, whatever
      * the rate.
      */
-    private long auctionLengthMillis(long eventId, long dateTime) {
-        long horizon = config.baseTime() + schedule.offsetMillis(eventId + eventsPerInFlightAuctions) - dateTime;
+    private long auctionLengthMillis(long eventId) {
+        long horizon = schedule.offsetMillis(eventId + eventsPerInFlightAuctions) - schedule.offsetMillis(eventId);
         return 1 + random.nextLong(Math.max(2 * horizon, 1));
     }
 

@@ -90,6 +90,11 @@ public final class LatencyLog {
         return clamped.sum();
     }
 
+    /** A copy of the interval written last, or null before the first: for live progress reports. */
+    public synchronized Histogram lastInterval() {
+        return interval == null ? null : interval.copy();
+    }
+
     /** Writes what was recorded since the previous interval as an interval ending now. */
     synchronized void writeInterval() {
         if (closed) {

@@ -49,6 +49,20 @@ public final class LatencyLogs implements AutoCloseable {
         return new LatencyLogs(EpochClock.system(), warmupMillis, true);
     }
 
+    /**
+     * Like {@link #start}, but intervals are written only when the caller calls {@link
+     * #writeIntervals()}: for a driver that samples throughput and CPU on the same tick, so every
+     * series shares one timeline.
+     */
+    public static LatencyLogs startUnticked(long warmupMillis) {
+        return new LatencyLogs(EpochClock.system(), warmupMillis, false);
+    }
+
+    /** t0 of the run in epoch microseconds: the logs' StartTime. */
+    public long startMicros() {
+        return startMicros;
+    }
+
     /** The clock every log of this run measures with; sources must schedule against it too. */
     public EpochClock clock() {
         return clock;
@@ -62,7 +76,7 @@ public final class LatencyLogs implements AutoCloseable {
     }
 
     /** Writes one interval to every log; the ticker calls it each second. */
-    void writeIntervals() {
+    public void writeIntervals() {
         for (LatencyLog log : logs) {
             log.writeInterval();
         }

@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Q5 hot items: per sliding window, every auction tied for the most bids; ordered by window, then auction. */
-final class Q5Reference {
+public final class Q5Reference {
     private Q5Reference() {
     }
 
-    static List<HotItem> run(List<Event> events, long size, long slide) {
+    public static List<HotItem> run(List<Event> events, long size, long slide) {
         // window start -> auction -> bids
         Map<Long, Map<Long, Long>> counts = new TreeMap<>();
         for (Event e : events) {

@@ -1,0 +1,84 @@
+package io.fournines.member;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** Entry point of {@code fournines-member.jar}: {@code java -jar fournines-member.jar run --scenario FILE --out DIR}. */
+@Command(name = "fournines-member",
+        description = "One fournines engine member.",
+        subcommands = MemberCli.RunCommand.class)
+public final class MemberCli {
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    boolean help;
+
+    public static void main(String[] args) {
+        System.exit(commandLine(true).execute(args));
+    }
+
+    /** The command tree; {@code onSignal} false for tests, which run it inside their own JVM. */
+    static CommandLine commandLine(boolean onSignal) {
+        CommandLine cli = new CommandLine(new MemberCli());
+        ((RunCommand) cli.getSubcommands().get("run").getCommand()).stopOnSignal = onSignal;
+        return cli;
+    }
+
+    @Command(name = "run",
+            description = {
+                "Runs the scenario's query on an in-process engine fed by the open-loop NEXMark generator for warmup_s + duration_s,",
+                "writing latency.hlog, completion.hlog (windowed queries), throughput.csv, cpu.csv and member.json into DIR",
+                "and a JSON progress line on stdout each second. Exit: 0 done, 1 job failed, 2 bad scenario, 3 or 128+N stopped early."})
+    static final class RunCommand implements Callable<Integer> {
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "the runner's resolved scenario.json")
+        Path scenarioFile;
+
+        @Option(names = "--out", required = true, paramLabel = "DIR", description = "where the result files go")
+        Path out;
+
+        boolean stopOnSignal;
+
+        @Override
+        public Integer call() throws Exception {
+            Scenario scenario;
+            try {
+                scenario = Scenario.read(scenarioFile);
+            } catch (ScenarioException e) {
+                System.err.println("member: " + e.getMessage());
+                return 2;
+            }
+            MemberRun run = new MemberRun(scenario, out, System.out);
+            // SIGTERM and SIGINT run the shutdown hooks: stop the load and close the files before the
+            // JVM halts (with 128 + the signal number).
+            Thread hook = new Thread(() -> {
+                run.requestStop();
+                try {
+                    run.awaitFinished(8);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "member-shutdown");
+            if (stopOnSignal) {
+                Runtime.getRuntime().addShutdownHook(hook);
+            }
+            try {
+                return run.run(System.err);
+            } finally {
+                if (stopOnSignal) {
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(hook);
+                    } catch (IllegalStateException shuttingDown) {
+                        // The hook is running: it waits for the files we just closed.
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.fournines.member;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fournines.nexmark.query.QueryParameters;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What the member reads from the runner's resolved {@code scenario.json}. Fields it does not need
+ * are ignored; a needed field that is missing or invalid, or a setting this member cannot honour,
+ * is a {@link ScenarioException} naming the field.
+ *
+ * @param query      query name, lower case
+ * @param parameters the query's parameters
+ * @param rate       events per second over all generator slices
+ * @param keys       distinct person and auction ids, 0 for Beam's growing ids
+ * @param threads    cooperative worker threads, also the number of generator slices
+ */
+record Scenario(String query, QueryParameters parameters, double rate, long keys, int threads, double warmupSeconds, double durationSeconds) {
+
+    /**
+     * The queries the member runs. Q3, Q4 and Q6 join unwindowed streams whose state grows without
+     * bound, so an endless run would measure the heap filling up, not the query.
+     */
+    static final List<String> SUPPORTED = List.of("q0", "q1", "q2", "q5", "q7", "q8", "q13");
+    private static final List<String> WINDOWED = List.of("q5", "q7", "q8");
+
+    static Scenario read(Path file) throws ScenarioException {
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(Files.readString(file));
+        } catch (NoSuchFileException e) {
+            throw new ScenarioException(file + ": no such file");
+        } catch (JsonProcessingException e) {
+            throw new ScenarioException(file + ": not JSON: " + e.getOriginalMessage() + " at line " + e.getLocation().getLineNr());
+        } catch (IOException e) {
+            throw new ScenarioException(file + ": cannot read: " + e.getMessage());
+        }
+        try {
+            return parse(root);
+        } catch (ScenarioException e) {
+            throw new ScenarioException(file + ": " + e.getMessage());
+        }
+    }
+
+    static Scenario parse(JsonNode root) throws ScenarioException {
+        if (root == null || !root.isObject()) {
+            throw new ScenarioException("must hold a JSON object");
+        }
+        JsonNode query = object(root, "query");
+        String name = text(query, "query.name").toLowerCase(Locale.ROOT);
+        if (!SUPPORTED.contains(name)) {
+            throw new ScenarioException("query.name: the member runs " + String.join(", ", SUPPORTED) + "; is \"" + name + "\"");
+        }
+        QueryParameters parameters = QueryParameters.defaults();
+        if (WINDOWED.contains(name)) {
+            long window = integer(query, "query.window_ms", 1);
+            long slide = name.equals("q5") ? integer(query, "query.slide_ms", 1) : window;
+            if (window % slide != 0) {
+                throw new ScenarioException("query.window_ms: must be a multiple of query.slide_ms (" + slide + "); is " + window);
+            }
+            parameters = parameters.withWindow(window, slide);
+        }
+        if (name.equals("q2") && query.has("auction_skip")) {
+            parameters = parameters.withAuctionSkip(integer(query, "query.auction_skip", 1));
+        }
+        if (name.equals("q13")) {
+            parameters = parameters.withSideInputRows(Math.toIntExact(Math.min(integer(query, "query.side_input_rows", 1), Integer.MAX_VALUE)));
+        }
+
+        JsonNode load = object(root, "load");
+        double rate = number(load, "load.rate");
+        if (!(rate >= 1)) {
+            throw new ScenarioException("load.rate: must be at least 1 event/s; is " + load.get("rate"));
+        }
+        long keys = integer(load, "load.keys", 0);
+        requireIfPresent(load, "source", "load.source", "in-process");
+
+        JsonNode cluster = object(root, "cluster");
+        int threads = Math.toIntExact(Math.min(integer(cluster, "cluster.threads", 1), 1024));
+        if (cluster.has("members") && integer(cluster, "cluster.members", 1) != 1) {
+            throw new ScenarioException("cluster.members: a member process runs alone (1); is " + cluster.get("members"));
+        }
+        if (load.has("partitions") && integer(load, "load.partitions", 1) != threads) {
+            throw new ScenarioException("load.partitions: the in-process generator runs one slice per worker thread, so it must equal cluster.threads ("
+                    + threads + "); is " + load.get("partitions"));
+        }
+        requireIfPresent(root, "guarantee", "guarantee", "none");
+        requireIfPresent(root, "mode", "mode", "single");
+        if (root.has("faults") && !(root.get("faults").isArray() && root.get("faults").isEmpty())) {
+            throw new ScenarioException("faults: the member injects no faults; must be []");
+        }
+
+        double warmup = number(root, "warmup_s");
+        double duration = number(root, "duration_s");
+        if (warmup < 0) {
+            throw new ScenarioException("warmup_s: must be >= 0; is " + warmup);
+        }
+        if (!(duration > 0)) {
+            throw new ScenarioException("duration_s: must be > 0; is " + duration);
+        }
+        return new Scenario(name, parameters, rate, keys, threads, warmup, duration);
+    }
+
+    boolean windowed() {
+        return WINDOWED.contains(query);
+    }
+
+    private static JsonNode field(JsonNode parent, String path) throws ScenarioException {
+        JsonNode node = parent.get(path.substring(path.lastIndexOf('.') + 1));
+        if (node == null || node.isNull()) {
+            throw new ScenarioException(path + ": missing");
+        }
+        return node;
+    }
+
+    private static JsonNode object(JsonNode parent, String path) throws ScenarioException {
+        JsonNode node = field(parent, path);
+        if (!node.isObject()) {
+            throw new ScenarioException(path + ": must be an object; is " + node);
+        }
+        return node;
+    }
+
+    private static String text(JsonNode parent, String path) throws ScenarioException {
+        JsonNode node = field(parent, path);
+        if (!node.isTextual()) {
+            throw new ScenarioException(path + ": must be a string; is " + node);
+        }
+        return node.asText();
+    }
+
+    private static double number(JsonNode parent, String path) throws ScenarioException {
+        JsonNode node = field(parent, path);
+        if (!node.isNumber()) {
+            throw new ScenarioException(path + ": must be a number; is " + node);
+        }
+        return node.asDouble();
+    }
+
+    private static long integer(JsonNode parent, String path, long min) throws ScenarioException {
+        JsonNode node = field(parent, path);
+        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+            throw new ScenarioException(path + ": must be an integer; is " + node);
+        }
+        if (node.asLong() < min) {
+            throw new ScenarioException(path + ": must be at least " + min + "; is " + node.asLong());
+        }
+        return node.asLong();
+    }
+
+    private static void requireIfPresent(JsonNode parent, String field, String path, String supported) throws ScenarioException {
+        JsonNode node = parent.get(field);
+        if (node != null && !supported.equals(node.asText())) {
+            throw new ScenarioException(path + ": the member supports only \"" + supported + "\"; is " + node);
+        }
+    }
+}

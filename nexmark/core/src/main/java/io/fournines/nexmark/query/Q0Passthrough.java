@@ -1,0 +1,17 @@
+package io.fournines.nexmark.query;
+
+import io.fournines.nexmark.model.Event;
+
+/** Q0: every event unchanged; measures what the pipeline itself costs. */
+public final class Q0Passthrough extends SelectionQuery<Event> {
+
+    @Override
+    boolean selects(Event event) {
+        return true;
+    }
+
+    @Override
+    Event result(Event event) {
+        return event;
+    }
+}

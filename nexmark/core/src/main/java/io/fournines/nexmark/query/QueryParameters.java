@@ -1,0 +1,29 @@
+package io.fournines.nexmark.query;
+
+/**
+ * The parameters the queries take; each query reads only its own (see {@link Queries#create}).
+ *
+ * @param windowMs      window size: Q4 and Q5 (sliding), Q7 and Q8 (tumbling)
+ * @param slideMs       slide: Q4 and Q5; Q6's frame (how long closed auctions are gathered)
+ * @param auctionSkip   Q2 keeps bids on auctions whose id is a multiple of this
+ * @param sideInputRows Q13's side input rows
+ */
+public record QueryParameters(long windowMs, long slideMs, long auctionSkip, int sideInputRows) {
+
+    /** The paper's 10 s windows with a 10 ms slide; Beam's auction skip 123 and 500 side input rows. */
+    public static QueryParameters defaults() {
+        return new QueryParameters(10_000, 10, 123, 500);
+    }
+
+    public QueryParameters withWindow(long windowMs, long slideMs) {
+        return new QueryParameters(windowMs, slideMs, auctionSkip, sideInputRows);
+    }
+
+    public QueryParameters withAuctionSkip(long auctionSkip) {
+        return new QueryParameters(windowMs, slideMs, auctionSkip, sideInputRows);
+    }
+
+    public QueryParameters withSideInputRows(int sideInputRows) {
+        return new QueryParameters(windowMs, slideMs, auctionSkip, sideInputRows);
+    }
+}

@@ -1,0 +1,60 @@
+package io.fournines.nexmark.query;
+
+import io.fournines.nexmark.model.Auction;
+import io.fournines.nexmark.model.Event;
+import io.fournines.nexmark.model.Person;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * The person events and auction events of one person id (the auctions they sell): Q3's join state
+ * and Q8's per-window accumulator. Every person event pairs with every auction event, because with
+ * recycled ids several person events may carry the same id.
+ */
+final class SellerGroup {
+
+    private final List<Person> persons = new ArrayList<>();
+    private final List<Auction> auctions = new ArrayList<>();
+
+    void add(Event event) {
+        if (event instanceof Person p) {
+            persons.add(p);
+        } else {
+            auctions.add((Auction) event);
+        }
+    }
+
+    void addAll(SellerGroup other) {
+        persons.addAll(other.persons);
+        auctions.addAll(other.auctions);
+    }
+
+    /** Every (person, auction) pair, made into a result. */
+    <R> List<R> pairs(BiFunction<? super Person, ? super Auction, ? extends R> pairFn) {
+        List<R> out = new ArrayList<>(persons.size() * auctions.size());
+        for (Person p : persons) {
+            for (Auction a : auctions) {
+                out.add(pairFn.apply(p, a));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Adds the event and returns the pairs it completes with the events already here, or null when
+     * it completes none: a join that emits each pair as soon as its second half arrives.
+     */
+    <R> List<R> addAndPair(Event event, BiFunction<? super Person, ? super Auction, ? extends R> pairFn) {
+        add(event);
+        List<R> out = new ArrayList<>();
+        if (event instanceof Person p) {
+            auctions.forEach(a -> out.add(pairFn.apply(p, a)));
+        } else {
+            Auction a = (Auction) event;
+            persons.forEach(p -> out.add(pairFn.apply(p, a)));
+        }
+        return out.isEmpty() ? null : out;
+    }
+}

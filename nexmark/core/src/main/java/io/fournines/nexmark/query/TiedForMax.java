@@ -1,0 +1,48 @@
+package io.fournines.nexmark.query;
+
+import io.fournines.engine.aggregate.AggregateOperation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToLongFunction;
+
+/**
+ * Accumulator of "every item tied for the highest value" (Q5's hot items, Q7's highest bids): the
+ * highest value so far and the items that have it. Ties are the point of these queries, so a
+ * single-winner max would be wrong.
+ */
+final class TiedForMax<T> {
+
+    private long max;
+    private final List<T> items = new ArrayList<>();
+
+    static <T> AggregateOperation<T, TiedForMax<T>, List<T>> of(ToLongFunction<? super T> valueFn) {
+        return AggregateOperation.of(TiedForMax::new,
+                (TiedForMax<T> acc, T item) -> acc.offer(valueFn.applyAsLong(item), item),
+                TiedForMax::combine,
+                acc -> List.copyOf(acc.items));
+    }
+
+    private void offer(long value, T item) {
+        if (items.isEmpty() || value > max) {
+            items.clear();
+            max = value;
+        } else if (value < max) {
+            return;
+        }
+        items.add(item);
+    }
+
+    private void combine(TiedForMax<T> other) {
+        if (other.items.isEmpty()) {
+            return;
+        }
+        if (items.isEmpty() || other.max > max) {
+            items.clear();
+            max = other.max;
+        } else if (other.max < max) {
+            return;
+        }
+        items.addAll(other.items);
+    }
+}

@@ -1,0 +1,116 @@
+package io.fournines.nexmark.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fournines.nexmark.codec.EventJsonReader;
+import io.fournines.nexmark.codec.EventJsonWriter;
+import io.fournines.nexmark.generator.GeneratorConfig;
+import io.fournines.nexmark.generator.NexmarkGenerator;
+import io.fournines.nexmark.model.Event;
+import io.fournines.nexmark.query.HotItem;
+import io.fournines.nexmark.query.RecordOrder;
+import io.fournines.nexmark.query.reference.Q5Reference;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QueryCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+    private final List<Event> events = new ArrayList<>();
+    private Path input;
+
+    @BeforeEach
+    void writeShuffledEvents() throws IOException {
+        NexmarkGenerator generator = new NexmarkGenerator(GeneratorConfig.defaults(5).withRate(1_000).withKeys(300));
+        for (long i = 0; i < 4_000; i++) {
+            events.add(generator.event(i));
+        }
+        Collections.shuffle(events, new Random(3));
+        input = dir.resolve("events.jsonl");
+        try (EventJsonWriter writer = new EventJsonWriter(Files.newBufferedWriter(input, StandardCharsets.UTF_8))) {
+            events.forEach(writer::write);
+        }
+    }
+
+    private int run(String... args) {
+        CommandLine cli = NexmarkCli.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void q0WritesTheInputBackInInputOrder() throws IOException {
+        Path out = dir.resolve("q0.jsonl");
+        assertThat(run("query", "q0", "--input", input.toString(), "--out", out.toString(), "--threads", "3")).isZero();
+        List<Event> read = new ArrayList<>();
+        try (EventJsonReader reader = EventJsonReader.strict(Files.newBufferedReader(out))) {
+            for (Event e; (e = reader.read()) != null; ) {
+                read.add(e);
+            }
+        }
+        assertThat(read).isEqualTo(events);
+        assertThat(err.toString()).contains("q0: 4,000 events in, 4,000 results out");
+    }
+
+    @Test
+    void q5WritesTheReferenceResultsInWindowOrderInTheDocumentedFormat() throws IOException {
+        Path out = dir.resolve("q5.jsonl");
+        assertThat(run("query", "Q5", "--input", input.toString(), "--out", out.toString(), "--window-ms", "1000", "--slide-ms", "250")).isZero();
+        ObjectMapper json = new ObjectMapper();
+        List<HotItem> read = new ArrayList<>();
+        for (String line : Files.readAllLines(out)) {
+            assertThat(line).startsWith("{\"start\":");
+            read.add(json.readValue(line, HotItem.class));
+        }
+        List<HotItem> expected = new ArrayList<>(Q5Reference.run(events, 1000, 250));
+        expected.sort(RecordOrder.INSTANCE);
+        assertThat(read).isNotEmpty().isEqualTo(expected);
+    }
+
+    @Test
+    void aMalformedLineIsAnErrorNamingFileLineAndField() throws IOException {
+        List<String> lines = new ArrayList<>(Files.readAllLines(input));
+        lines.set(6, lines.get(6).replaceFirst("\"dateTime\":\\d+", "\"dateTime\":\"soon\""));
+        Files.write(input, lines);
+        assertThat(run("query", "q1", "--input", input.toString(), "--out", dir.resolve("q1.jsonl").toString())).isEqualTo(1);
+        assertThat(err.toString()).contains(input + ": line 7, field ").contains(".dateTime: expected an integer");
+    }
+
+    @Test
+    void skipBadCountsAndReportsMalformedLines() throws IOException {
+        List<String> lines = new ArrayList<>(Files.readAllLines(input));
+        lines.set(2, "not json");
+        lines.set(9, "{\"bid\":{}}");
+        Files.write(input, lines);
+        Path out = dir.resolve("q0.jsonl");
+        assertThat(run("query", "q0", "--input", input.toString(), "--out", out.toString(), "--skip-bad")).isZero();
+        assertThat(Files.readAllLines(out)).hasSize(3_998);
+        assertThat(err.toString()).contains("skipped line 3").contains("skipped line 10").contains("2 malformed lines skipped");
+    }
+
+    @Test
+    void badQueryOrWindowIsAUsageError() {
+        assertThat(run("query", "q9", "--input", input.toString(), "--out", "x")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown query 'q9'; the queries are q0, q1");
+        assertThat(run("query", "q5", "--input", input.toString(), "--out", "x", "--window-ms", "1000", "--slide-ms", "300")).isEqualTo(2);
+        assertThat(err.toString()).contains("--window-ms must be a multiple of --slide-ms, got 1000 and 300");
+        assertThat(run("query", "q1", "--input", dir.resolve("missing.jsonl").toString(), "--out", "x")).isEqualTo(2);
+        assertThat(err.toString()).contains("--input: no such file");
+    }
+}
