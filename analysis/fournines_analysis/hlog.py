@@ -17,6 +17,9 @@ from fournines_analysis.histograms import Layout, counts_of, layout_of, value_at
 FIELDS = ("StartTimestamp", "Interval_Length", "Interval_Max", "Interval_Compressed_Histogram")
 _HEADER_TIME = re.compile(r"#\[(StartTime|BaseTime): *([^ \]]+)")
 _A_YEAR_S = 365 * 24 * 3600.0
+# The member tags the intervals that start before its warm-up ends (Java's HistogramLogProcessor then
+# skips them by default). They are the same series; what counts as warm-up here is run.json's warmup_s.
+WARMUP_TAG = "warmup"
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,7 +43,7 @@ class LatencyLog:
 
 
 def read_hlog(path: Path) -> list[LatencyLog]:
-    """All series in one .hlog: one, or one per tag when lines carry `Tag=`."""
+    """All series in one .hlog: one, or one per tag when lines carry `Tag=` (other than `warmup`)."""
     path = Path(path)
     start_time = base_time = None
     rows: dict[str | None, list[tuple[int, float, float, HdrHistogram]]] = {}
@@ -73,6 +76,8 @@ def _interval(line: str, path: Path, number: int):
     tag = None
     if line.startswith("Tag="):
         tag, _, line = line[len("Tag="):].partition(",")
+        if tag == WARMUP_TAG:
+            tag = None
     fields = line.split(",")
     if len(fields) != len(FIELDS):
         raise BadInput(path, f"expected {len(FIELDS)} comma-separated fields ({', '.join(FIELDS)}), "

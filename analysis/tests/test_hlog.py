@@ -39,6 +39,17 @@ def test_tagged_lines_are_separate_series(stall_run, tmp_path):
     np.testing.assert_array_equal(series["mixed[gc]"].start_s, [0, 5, 10, 15, 20])
 
 
+def test_warmup_tagged_lines_belong_to_the_untagged_series(stall_run, tmp_path):
+    lines = (stall_run / "latency.hlog").read_text().splitlines()
+    header, intervals = lines[:3], lines[3:]
+    tagged = header + [f"Tag=warmup,{line}" if i < 5 else line for i, line in enumerate(intervals)]
+    path = tmp_path / "member.hlog"
+    path.write_text("\n".join(tagged) + "\n")
+    [log] = read_hlog(path)
+    assert log.name == "member"
+    np.testing.assert_array_equal(log.start_s, np.arange(25.0))
+
+
 def _corrupt(stall_run, line_number, transform):
     path = stall_run / "latency.hlog"
     lines = path.read_text().splitlines()

@@ -41,6 +41,14 @@ public record AggregateOperation<T, A, R>(
         return new AggregateOperation<>(createFn, accumulateFn, combineFn, null, finishFn, null);
     }
 
+    /** An operation that can take one accumulator out of another, so sliding windows slide it. */
+    public static <T, A, R> AggregateOperation<T, A, R> of(Supplier<A> createFn, BiConsumer<? super A, ? super T> accumulateFn,
+                                                           BiConsumer<? super A, ? super A> combineFn,
+                                                           BiConsumer<? super A, ? super A> deductFn,
+                                                           Function<? super A, ? extends R> finishFn) {
+        return new AggregateOperation<>(createFn, accumulateFn, combineFn, Objects.requireNonNull(deductFn, "deductFn"), finishFn, null);
+    }
+
     /** A sum of {@code valueFn} over the items, kept as a primitive long where that helps. */
     public static <T> AggregateOperation<T, LongAccumulator, Long> sumOfLongs(ToLongFunction<? super T> valueFn) {
         return new AggregateOperation<T, LongAccumulator, Long>(LongAccumulator::new, (acc, item) -> acc.add(valueFn.applyAsLong(item)),

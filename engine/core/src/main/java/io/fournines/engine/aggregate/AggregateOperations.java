@@ -23,8 +23,8 @@ public final class AggregateOperations {
 
     /** The mean of the values; NaN for no items. */
     public static <T> AggregateOperation<T, SumAndCount, Double> averaging(ToDoubleFunction<? super T> valueFn) {
-        return new AggregateOperation<T, SumAndCount, Double>(SumAndCount::new, (acc, item) -> acc.add(valueFn.applyAsDouble(item)),
-                SumAndCount::combine, SumAndCount::deduct, SumAndCount::mean, null);
+        return AggregateOperation.of(SumAndCount::new, (SumAndCount acc, T item) -> acc.add(valueFn.applyAsDouble(item)),
+                SumAndCount::combine, SumAndCount::deduct, SumAndCount::mean);
     }
 
     /** The smallest value; null for no items. */

@@ -13,7 +13,7 @@ import io.fournines.engine.processor.HashJoinP;
 import io.fournines.engine.processor.MapStatefulP;
 import io.fournines.engine.processor.SlidingWindowP;
 import io.fournines.engine.processor.TransformP;
-import io.fournines.engine.processor.WatermarkGenerator;
+import io.fournines.engine.processor.WatermarkPolicy;
 import io.fournines.engine.window.KeyedFrame;
 
 import java.util.ArrayList;
@@ -103,8 +103,8 @@ final class Planner {
     }
 
     private void planSource(Transform.Source s, long watermarkGranularity) {
-        WatermarkGenerator watermarks = s.timestampFn != null && watermarkGranularity > 0
-                ? new WatermarkGenerator(s.timestampFn, s.allowedLag, watermarkGranularity)
+        WatermarkPolicy watermarks = s.timestampFn != null && watermarkGranularity > 0
+                ? new WatermarkPolicy(s.timestampFn, s.allowedLag, watermarkGranularity)
                 : null;
         outputVertex.put(s, dag.newVertex(uniqueName(s.name), s.processorsFn.apply(watermarks)));
     }

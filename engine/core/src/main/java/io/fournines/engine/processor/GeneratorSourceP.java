@@ -83,9 +83,9 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     /**
      * @param itemsPerSecond total rate over all instances
      * @param maxItems       stop after this many items in total; Long.MAX_VALUE for an endless stream
-     * @param watermarks     null for a source without event time
+     * @param watermarkPolicy null for a source without event time
      */
-    public GeneratorSourceP(double itemsPerSecond, long maxItems, ItemFactory<T> factory, WatermarkGenerator watermarks,
+    public GeneratorSourceP(double itemsPerSecond, long maxItems, ItemFactory<T> factory, WatermarkPolicy watermarkPolicy,
                             SharedStart sharedStart, ScheduleMonitor monitor) {
         if (!(itemsPerSecond > 0)) {
             throw new IllegalArgumentException("generator rate must be > 0 items/s, got " + itemsPerSecond);
@@ -93,7 +93,7 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         this.nanosPerItem = 1e9 / itemsPerSecond;
         this.maxItems = maxItems;
         this.factory = factory;
-        this.watermarks = watermarks;
+        this.watermarks = watermarkPolicy == null ? null : watermarkPolicy.newGenerator();
         this.sharedStart = sharedStart;
         this.monitor = monitor;
     }

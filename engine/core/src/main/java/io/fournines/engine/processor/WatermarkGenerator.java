@@ -3,9 +3,9 @@ package io.fournines.engine.processor;
 import java.util.function.ToLongFunction;
 
 /**
- * Derives watermarks from the timestamps a source emits: the highest timestamp minus the allowed
- * lag, rounded down to a granularity (the windows' slide) so a watermark is sent once per frame,
- * not once per item.
+ * One source instance's watermarks, per its {@link WatermarkPolicy}: the highest timestamp it
+ * emitted minus the allowed lag, rounded down to the granularity so a watermark is sent once per
+ * frame, not once per item. Not thread-safe: one per instance.
  */
 public final class WatermarkGenerator {
 
@@ -18,10 +18,7 @@ public final class WatermarkGenerator {
     private long lastWatermark = Long.MIN_VALUE;
 
     @SuppressWarnings("unchecked")
-    public WatermarkGenerator(ToLongFunction<?> timestampFn, long allowedLag, long granularity) {
-        if (allowedLag < 0 || granularity < 1) {
-            throw new IllegalArgumentException("allowedLag must be >= 0 and granularity >= 1, got " + allowedLag + " and " + granularity);
-        }
+    WatermarkGenerator(ToLongFunction<?> timestampFn, long allowedLag, long granularity) {
         this.timestampFn = (ToLongFunction<Object>) timestampFn;
         this.allowedLag = allowedLag;
         this.granularity = granularity;

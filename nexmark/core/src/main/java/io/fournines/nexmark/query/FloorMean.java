@@ -15,8 +15,8 @@ final class FloorMean {
     private long count;
 
     static <T> AggregateOperation<T, FloorMean, Long> of(ToLongFunction<? super T> valueFn) {
-        return new AggregateOperation<T, FloorMean, Long>(FloorMean::new,
-                (acc, item) -> acc.add(valueFn.applyAsLong(item), 1),
+        return AggregateOperation.of(FloorMean::new,
+                (FloorMean acc, T item) -> acc.add(valueFn.applyAsLong(item), 1),
                 (acc, other) -> acc.add(other.sum, other.count),
                 (acc, other) -> acc.add(-other.sum, -other.count),
                 FloorMean::mean);
