@@ -81,8 +81,10 @@ public final class SlidingWindowP extends AbstractProcessor {
                     nextWindowEnd = Long.MIN_VALUE;
                     return;
                 }
-                // No item between here and the oldest frame: skip the empty windows.
-                nextWindowEnd = Math.max(nextWindowEnd, frames.firstFrameEnd());
+                // No item between the last emitted window and the oldest frame: skip the empty windows.
+                // From the last emitted window, not from an earlier skip: a frame may since have
+                // arrived (on time) from a slower input, older than the frame skipped to then.
+                nextWindowEnd = Math.max(emittedUpTo + window.slide(), frames.firstFrameEnd());
             }
             long end = nextWindowEnd;
             if (end > limit) {
