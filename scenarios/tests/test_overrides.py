@@ -9,7 +9,7 @@ SAMPLES = {
     "CLUSTER": ("4", 4),
     "THREADS": ("3", 3),
     "JVM_OPTS": ("-Xmx1g  -Dname='a b'", ["-Xmx1g", "-Dname=a b"]),
-    "GC": ("zgc", "zgc"),
+    "GC": ("parallel", "parallel"),
     "RATE": ("200_000", 200_000),
     "KEYS": ("0", 0),
     "SOURCE": ("kafka", "kafka"),

@@ -22,7 +22,7 @@ def test_runner_context_and_member_counters_are_merged():
     r = record()
     assert r["format"] == 1 and r["status"] == "completed" and "failure" not in r
     assert r["scenario"]["name"] == "q5"
-    assert (r["warmup_s"], r["duration_s"], r["target_rate"]) == (20.0, 60.0, 500_000)
+    assert (r["warmup_s"], r["duration_s"], r["target_rate"]) == (20.0, 60.0, 1_000_000)
     assert r["host"] == "h" and r["git_sha"] == "abc" and r["command"] == ["java", "-jar", "m.jar"]
     for name, value in MEMBER.items():  # the member's word on what it saw, including extra fields
         assert r[name] == value
@@ -30,7 +30,7 @@ def test_runner_context_and_member_counters_are_merged():
 
 def test_without_a_member_report_the_runners_flags_and_gc_stand():
     r = record(member=None, status="failed", failure="the member exited with code 1")
-    assert r["jvm_flags"] == ["-Xmx2g"] and r["gc"] == "G1"
+    assert r["jvm_flags"] == ["-Xmx2g"] and r["gc"] == "ZGC"
     assert r["failure"] == "the member exited with code 1"
     assert "events_processed" not in r
 
