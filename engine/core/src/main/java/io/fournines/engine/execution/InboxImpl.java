@@ -4,12 +4,15 @@ import io.fournines.engine.core.Inbox;
 
 import java.util.ArrayDeque;
 
-/** The inbox: a reused deque, so filling it allocates nothing once it has grown to its working size. */
-final class InboxImpl implements Inbox {
+/**
+ * The inbox: a reused deque, so filling it allocates nothing once it has grown to its working size.
+ * Public so tests can hand items to a processor directly.
+ */
+public final class InboxImpl implements Inbox {
 
     private final ArrayDeque<Object> items = new ArrayDeque<>(io.fournines.engine.dag.Edge.DEFAULT_QUEUE_SIZE);
 
-    void add(Object item) {
+    public void add(Object item) {
         items.addLast(item);
     }
 
@@ -36,9 +39,5 @@ final class InboxImpl implements Inbox {
     @Override
     public void remove() {
         items.removeFirst();
-    }
-
-    void clear() {
-        items.clear();
     }
 }

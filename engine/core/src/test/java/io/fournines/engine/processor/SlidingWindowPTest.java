@@ -4,17 +4,16 @@ import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.AggregateOperations;
 import io.fournines.engine.aggregate.LongAccumulator;
 import io.fournines.engine.core.Counter;
-import io.fournines.engine.core.Inbox;
 import io.fournines.engine.core.Outbox;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Watermark;
+import io.fournines.engine.execution.InboxImpl;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -45,35 +44,6 @@ class SlidingWindowPTest {
         @Override
         public boolean hasReachedLimit() {
             return false;
-        }
-    }
-
-    static final class DequeInbox implements Inbox {
-        final ArrayDeque<Object> items = new ArrayDeque<>();
-
-        @Override
-        public boolean isEmpty() {
-            return items.isEmpty();
-        }
-
-        @Override
-        public int size() {
-            return items.size();
-        }
-
-        @Override
-        public Object peek() {
-            return items.peekFirst();
-        }
-
-        @Override
-        public Object poll() {
-            return items.pollFirst();
-        }
-
-        @Override
-        public void remove() {
-            items.removeFirst();
         }
     }
 
@@ -114,8 +84,8 @@ class SlidingWindowPTest {
             if (item instanceof Watermark wm) {
                 assertThat(p.tryProcessWatermark(wm)).isTrue();
             } else {
-                DequeInbox inbox = new DequeInbox();
-                inbox.items.add(item);
+                InboxImpl inbox = new InboxImpl();
+                inbox.add(item);
                 p.process(0, inbox);
                 assertThat(inbox.isEmpty()).isTrue();
             }
