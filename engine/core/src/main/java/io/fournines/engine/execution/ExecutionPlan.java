@@ -149,7 +149,13 @@ public final class ExecutionPlan {
                 OutboxImpl outbox = new OutboxImpl(in.outbound.toArray(OutboundCollector[]::new), service.config().outboxBatchLimit());
                 ProcessorTasklet t = new ProcessorTasklet(in.processor, in.context, outbox, in.inbound.toArray(InboundStream[]::new), execution,
                         otherWorkers(in.downstream, in.worker), otherWorkers(in.upstream, in.worker));
-                t.init();
+                try {
+                    t.init();
+                } catch (Exception | Error e) {
+                    // Nothing runs yet: close what was initialised, so no processor leaks its resources.
+                    tasklets.forEach(ProcessorTasklet::closeUnstarted);
+                    throw e;
+                }
                 tasklets.add(t);
                 workers.add(in.worker);
             }

@@ -264,6 +264,15 @@ final class ProcessorTasklet implements Tasklet {
         execution.fail(new JobFailedException("processor " + context.processorIndex() + " of vertex '" + context.vertexName() + "' failed: " + cause, cause));
     }
 
+    /** Closes the processor of a job that failed to start; the job never counted this tasklet. */
+    void closeUnstarted() {
+        try {
+            processor.close();
+        } catch (Exception e) {
+            // The start failure is what the caller reports; a close failure on top of it adds nothing.
+        }
+    }
+
     @Override
     public void close() {
         try {

@@ -80,7 +80,9 @@ final class Worker implements Runnable {
                 armed = false;
             }
         }
+        takeIncoming();
         for (Tasklet t : tasklets) {
+            t.fail(new IllegalStateException("the engine was closed while the job was running"));
             t.close();
         }
     }

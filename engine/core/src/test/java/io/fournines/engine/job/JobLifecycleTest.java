@@ -78,6 +78,41 @@ class JobLifecycleTest {
     }
 
     @Test
+    void closingTheEngineFailsTheJobsStillRunning() {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generator(1_000, (seq, time) -> seq)).withoutTimestamps().writeTo(Sinks.discard());
+        Engine closing = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(1));
+        Job job = closing.newJob(p);
+
+        closing.close();
+
+        await().atMost(5, TimeUnit.SECONDS).until(job::isDone);
+        assertThatThrownBy(job::join).isInstanceOf(JobFailedException.class).hasRootCauseMessage("the engine was closed while the job was running");
+    }
+
+    @Test
+    void aProcessorThatFailsToStartFailsTheSubmissionAndTheOthersAreClosed() {
+        java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.items(1, 2, 3)).writeTo(Sinks.fromProcessor("broken", () -> new io.fournines.engine.core.AbstractProcessor() {
+            @Override
+            protected void init(Context context) {
+                if (context.processorIndex() == 1) {
+                    throw new IllegalStateException("no connection");
+                }
+            }
+
+            @Override
+            public void close() {
+                closed.incrementAndGet();
+            }
+        }));
+
+        assertThatThrownBy(() -> engine.newJob(p)).hasMessageContaining("no connection");
+        assertThat(closed).as("the sink instance initialised before the failure").hasValue(1);
+    }
+
+    @Test
     void idleWorkersBlockInsteadOfPolling() {
         Pipeline p = Pipeline.create();
         p.readFrom(Sources.items(1, 2, 3)).writeTo(Sinks.discard());
