@@ -4,12 +4,13 @@ PYTHON ?= python3
 VENV := .venv
 MVN := mvn -B -q --no-transfer-progress
 
-.PHONY: help test test-java test-python build venv lock jmh idle-cost clean
+.PHONY: help test test-java test-python build venv lock jmh idle-cost notebook clean
 
 help:
 	@echo "make test     build and run every Java and Python test (installs what it needs)"
 	@echo "make jmh      run the engine's JMH benchmarks (JMH_ARGS=... passes options to JMH)"
 	@echo "make idle-cost  CPU and latency of an engine job at 1 000 events/s (RATE=.. to change)"
+	@echo "make notebook   Jupyter Lab on analysis/notebooks/ (the latency notebook)"
 	@echo "make build    build the Java modules without testing"
 	@echo "make lock     re-pin requirements.txt from requirements.in"
 	@echo "make bench-<scenario> [RATE=.. DURATION=.. ...]   play scenarios/<scenario>.yaml (see scenarios/README.md)"
@@ -46,6 +47,9 @@ jmh:
 
 idle-cost:
 	./fournines idle-cost $(or $(RATE),1000)
+
+notebook: venv
+	PYTHONPATH=scenarios:analysis $(VENV)/bin/jupyter lab analysis/notebooks/
 
 clean:
 	$(MVN) clean
