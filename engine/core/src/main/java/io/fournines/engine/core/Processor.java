@@ -81,11 +81,6 @@ public interface Processor {
         /** How many instances of the vertex run in the job. */
         int parallelism();
 
-        /** Partitions of the job's key space that this instance owns on partitioned inputs. */
-        int[] ownedPartitions();
-
-        int partitionCount();
-
         /**
          * A counter this instance owns, reported in the job's metrics as {@code vertex.name}, summed
          * over the vertex's instances. Call it once, in init.

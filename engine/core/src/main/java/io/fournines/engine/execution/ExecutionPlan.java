@@ -13,7 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.IntStream;
 
 /**
  * Turns a DAG into running tasklets on this engine: one processor instance per worker for each
@@ -63,16 +62,13 @@ public final class ExecutionPlan {
 
     private void createInstances(Vertex v, JobMetrics metrics) {
         int parallelism = v.localParallelism() == Vertex.DEFAULT_PARALLELISM ? service.cooperativeWorkerCount() : v.localParallelism();
-        int[] owner = partitioner.ownerTable(parallelism);
         Instance[] created = new Instance[parallelism];
         for (int i = 0; i < parallelism; i++) {
             Processor p = v.processorSupplier().get();
             if (p == null) {
                 throw new IllegalStateException("the processor supplier of vertex '" + v + "' returned null");
             }
-            int index = i;
-            int[] owned = IntStream.range(0, owner.length).filter(part -> owner[part] == index).toArray();
-            ProcessorContext ctx = new ProcessorContext(v.name(), i, parallelism, owned, partitioner.partitionCount(), metrics);
+            ProcessorContext ctx = new ProcessorContext(v.name(), i, parallelism, metrics);
             Worker w = p.isCooperative()
                     ? service.cooperativeWorker(i % service.cooperativeWorkerCount())
                     : service.newDedicatedWorker(v.name() + "#" + i);

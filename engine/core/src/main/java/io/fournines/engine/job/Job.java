@@ -2,6 +2,7 @@ package io.fournines.engine.job;
 
 import io.fournines.engine.execution.JobExecution;
 
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -65,7 +66,7 @@ public final class Job {
      * The job's counters by {@code vertex.name}, summed over instances: {@code itemsIn} and
      * {@code itemsOut} (data items, not watermarks) for every vertex, and what processors count (e.g. late items).
      */
-    public java.util.Map<String, Long> metrics() {
+    public Map<String, Long> metrics() {
         return execution.metrics().snapshot();
     }
 

@@ -64,16 +64,6 @@ class SlidingWindowPTest {
         }
 
         @Override
-        public int[] ownedPartitions() {
-            return new int[0];
-        }
-
-        @Override
-        public int partitionCount() {
-            return 1;
-        }
-
-        @Override
         public Counter counter(String name) {
             return new Counter();
         }
