@@ -1,7 +1,9 @@
 package io.fournines.engine.aggregate;
 
+import java.io.Serializable;
+
 /** A mutable reference: the accumulator of minBy and maxBy. */
-public final class Holder<T> {
+public final class Holder<T> implements Serializable {
 
     private T value;
 

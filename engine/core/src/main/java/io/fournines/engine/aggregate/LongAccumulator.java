@@ -1,7 +1,9 @@
 package io.fournines.engine.aggregate;
 
+import java.io.Serializable;
+
 /** A mutable long: the accumulator of counting, summing, minimum and maximum. */
-public final class LongAccumulator {
+public final class LongAccumulator implements Serializable {
 
     private long value;
 

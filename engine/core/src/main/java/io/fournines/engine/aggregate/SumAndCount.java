@@ -1,7 +1,9 @@
 package io.fournines.engine.aggregate;
 
+import java.io.Serializable;
+
 /** The accumulator of averaging: a sum and how many values it holds. */
-public final class SumAndCount {
+public final class SumAndCount implements Serializable {
 
     private double sum;
     private long count;

@@ -1,5 +1,7 @@
 package io.fournines.engine.core;
 
+import java.util.Map;
+
 /**
  * The usual base for processors: items arrive one at a time through {@link #tryProcess(int, Object)},
  * watermarks are forwarded, and {@link #emitFromTraverser} resumes a multi-item emission where the
@@ -10,6 +12,7 @@ public abstract class AbstractProcessor implements Processor {
     private Outbox outbox;
     private Context context;
     private Object pendingFromTraverser;
+    private Map.Entry<?, ?> pendingSnapshotEntry;
 
     @Override
     public final void init(Outbox outbox, Context context) throws Exception {
@@ -68,6 +71,41 @@ public abstract class AbstractProcessor implements Processor {
         }
         pendingFromTraverser = null;
         return true;
+    }
+
+    /** Saves one entry of state; false when the outbox refused it (resume with it next call). */
+    protected final boolean tryEmitToSnapshot(Object key, Object value) {
+        return outbox.offerToSnapshot(key, value);
+    }
+
+    /**
+     * Saves the traverser's entries until it is exhausted (true) or the outbox refuses one (false:
+     * call again with the same traverser and it resumes from the refused entry).
+     */
+    protected final boolean emitFromTraverserToSnapshot(Traverser<? extends Map.Entry<?, ?>> traverser) {
+        Map.Entry<?, ?> entry = pendingSnapshotEntry != null ? pendingSnapshotEntry : traverser.next();
+        for (; entry != null; entry = traverser.next()) {
+            if (!outbox.offerToSnapshot(entry.getKey(), entry.getValue())) {
+                pendingSnapshotEntry = entry;
+                return false;
+            }
+        }
+        pendingSnapshotEntry = null;
+        return true;
+    }
+
+    /** Hands each entry to {@link #restoreFromSnapshot(Object, Object)}. */
+    @Override
+    public void restoreFromSnapshot(Inbox inbox) {
+        for (Object item; (item = inbox.poll()) != null; ) {
+            Map.Entry<?, ?> entry = (Map.Entry<?, ?>) item;
+            restoreFromSnapshot(entry.getKey(), entry.getValue());
+        }
+    }
+
+    /** Restores one entry this instance saved (or, for keyed state, that another instance saved for a key it now owns). */
+    protected void restoreFromSnapshot(Object key, Object value) {
+        throw new UnsupportedOperationException(getClass().getName() + " saved state but does not override restoreFromSnapshot()");
     }
 
     protected final Outbox getOutbox() {

@@ -19,6 +19,13 @@ public interface Outbox {
      */
     boolean offer(Object item);
 
+    /**
+     * Saves one entry of this instance's state into the snapshot being taken; only valid inside
+     * {@link Processor#saveToSnapshot()} and {@link Processor#snapshotCommitPrepare()}. Keys and values
+     * must be {@link java.io.Serializable}. Refused once this call's cap is reached.
+     */
+    boolean offerToSnapshot(Object key, Object value);
+
     /** True once this call's cap is reached: every further offer is refused until the next call. */
     boolean hasReachedLimit();
 }

@@ -67,6 +67,47 @@ public interface Processor {
         return Long.MAX_VALUE;
     }
 
+    /**
+     * Saves this instance's state with {@link Outbox#offerToSnapshot}, once every input has delivered
+     * the snapshot's barrier (sources: when the snapshot starts) and everything before it has been
+     * processed. Returns true once all is saved; false when the outbox refused an entry (call again
+     * and resume). Stateless processors keep the default.
+     */
+    default boolean saveToSnapshot() {
+        return true;
+    }
+
+    /**
+     * On a restored job, before any other call but init: the snapshot entries this instance owns, as
+     * {@link java.util.Map.Entry} items (every {@link BroadcastKey} entry, and the entries whose key's
+     * partition it owns). Remove each entry once taken.
+     */
+    default void restoreFromSnapshot(Inbox inbox) {
+        throw new UnsupportedOperationException(getClass().getName() + " saved state but does not override restoreFromSnapshot()");
+    }
+
+    /** After the last {@link #restoreFromSnapshot} call. Returns true once done. */
+    default boolean finishSnapshotRestore() {
+        return true;
+    }
+
+    /**
+     * Two-phase commit, phase one: called right after {@link #saveToSnapshot()}. A transactional sink
+     * prepares what it wrote since the last snapshot, and saves the transaction's id in the snapshot
+     * so that a restore can commit it. Returns true once done.
+     */
+    default boolean snapshotCommitPrepare() {
+        return true;
+    }
+
+    /**
+     * Phase two: the snapshot this instance last prepared is complete on every processor of the job
+     * ({@code success}) or abandoned. A transactional sink commits or rolls back. Returns true once done.
+     */
+    default boolean snapshotCommitFinish(boolean success) {
+        return true;
+    }
+
     /** Called once after the processor is done, failed or cancelled. */
     default void close() throws Exception {
     }

@@ -142,9 +142,11 @@ public final class ExecutionPlan {
         List<Worker> workers = new ArrayList<>();
         for (Vertex v : order) {
             for (Instance in : instances.get(v)) {
-                OutboxImpl outbox = new OutboxImpl(in.outbound.toArray(OutboundCollector[]::new), service.config().outboxBatchLimit());
+                TaskletSnapshots snapshots = new TaskletSnapshots(execution.snapshots(), in.context, partitioner);
+                OutboxImpl outbox = new OutboxImpl(in.outbound.toArray(OutboundCollector[]::new), service.config().outboxBatchLimit(),
+                        snapshots.enabled() ? snapshots.writer() : null);
                 ProcessorTasklet t = new ProcessorTasklet(in.processor, in.context, outbox, in.inbound.toArray(InboundStream[]::new), execution,
-                        otherWorkers(in.downstream, in.worker), otherWorkers(in.upstream, in.worker));
+                        otherWorkers(in.downstream, in.worker), otherWorkers(in.upstream, in.worker), snapshots);
                 try {
                     t.init();
                 } catch (Exception | Error e) {

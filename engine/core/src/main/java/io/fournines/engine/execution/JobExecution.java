@@ -6,16 +6,30 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The running state of one job: how many tasklets are still alive, and why it is ending if it is
- * ending early. Tasklets poll {@link #isTerminating()} at the start of every call.
+ * The running state of one job: how many tasklets are still alive, why it is ending if it is ending
+ * early, and its snapshots. Tasklets poll {@link #isTerminating()} at the start of every call.
  */
 public final class JobExecution {
+
+    private final SnapshotCoordinator snapshots;
 
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private final JobMetrics metrics = new JobMetrics();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicInteger liveTasklets = new AtomicInteger();
     private volatile boolean terminating;
+
+    public JobExecution() {
+        this(SnapshotCoordinator.none());
+    }
+
+    public JobExecution(SnapshotCoordinator snapshots) {
+        this.snapshots = snapshots;
+    }
+
+    public SnapshotCoordinator snapshots() {
+        return snapshots;
+    }
 
     public CompletableFuture<Void> completion() {
         return completion;
@@ -41,6 +55,7 @@ public final class JobExecution {
 
     void taskletStarted() {
         liveTasklets.incrementAndGet();
+        snapshots.taskletStarted();
     }
 
     void taskletFinished() {

@@ -2,6 +2,7 @@ package io.fournines.engine.execution;
 
 import io.fournines.engine.core.ControlItem;
 import io.fournines.engine.core.Outbox;
+import io.fournines.engine.snapshot.SnapshotWriter;
 
 import java.util.Arrays;
 
@@ -16,6 +17,8 @@ final class OutboxImpl implements Outbox {
 
     private final OutboundCollector[] collectors;
     private final int batchLimit;
+    /** Null when the job takes no snapshots. */
+    private final SnapshotWriter snapshotWriter;
     private final boolean[] ordinalTookPendingItem;
     private Object pendingItem;
     private int emittedThisCall;
@@ -23,8 +26,13 @@ final class OutboxImpl implements Outbox {
     private boolean wroteThisCall;
 
     OutboxImpl(OutboundCollector[] collectors, int batchLimit) {
+        this(collectors, batchLimit, null);
+    }
+
+    OutboxImpl(OutboundCollector[] collectors, int batchLimit, SnapshotWriter snapshotWriter) {
         this.collectors = collectors;
         this.batchLimit = batchLimit;
+        this.snapshotWriter = snapshotWriter;
         this.ordinalTookPendingItem = new boolean[collectors.length];
     }
 
@@ -53,6 +61,20 @@ final class OutboxImpl implements Outbox {
     @Override
     public boolean offer(Object item) {
         return emittedThisCall < batchLimit && offerToAllOrdinals(item);
+    }
+
+    /** Counts against the cap too, so saving a large state still yields the worker between calls. */
+    @Override
+    public boolean offerToSnapshot(Object key, Object value) {
+        if (snapshotWriter == null) {
+            throw new IllegalStateException("offerToSnapshot() in a job that takes no snapshots");
+        }
+        if (emittedThisCall >= batchLimit) {
+            return false;
+        }
+        snapshotWriter.write(key, value);
+        emittedThisCall++;
+        return true;
     }
 
     /** For the tasklet's own control items (idle marker, done): not subject to the cap. */

@@ -3,6 +3,7 @@ package io.fournines.engine.execution;
 import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.DoneItem;
 import io.fournines.engine.core.Processor;
+import io.fournines.engine.core.SnapshotBarrier;
 import io.fournines.engine.core.Watermark;
 
 import java.lang.invoke.VarHandle;
@@ -12,11 +13,19 @@ import java.util.Comparator;
 /**
  * Runs one processor instance: fills its inbox from its input queues, calls it, coalesces
  * watermarks across its inputs, completes it when its inputs are done, and finally sends the done
- * item downstream. Each call does a bounded amount of work and never blocks.
+ * item downstream. In a job with snapshots it first restores the processor's state, and saves it
+ * whenever a snapshot's barrier has arrived on every input (a source: when the snapshot starts),
+ * then passes the barrier on. Each call does a bounded amount of work and never blocks.
  */
 final class ProcessorTasklet implements Tasklet {
 
-    private enum State { PROCESS_INPUT, PROCESS_WATERMARK, EMIT_IDLE, COMPLETE_EDGE, COMPLETE, EMIT_DONE, END }
+    private enum State {
+        RESTORE, FINISH_RESTORE, PROCESS_INPUT, PROCESS_WATERMARK, EMIT_IDLE, COMPLETE_EDGE, COMPLETE,
+        SAVE_SNAPSHOT, PREPARE_COMMIT, EMIT_BARRIER, SAVE_FINAL_STATE, PREPARE_FINAL_COMMIT, FINISH_FINAL_COMMIT, EMIT_DONE, END
+    }
+
+    /** Snapshot entries handed to the processor per restore call. */
+    private static final int RESTORE_BATCH = 1024;
 
     private final Processor processor;
     private final Processor.Context context;
@@ -30,10 +39,14 @@ final class ProcessorTasklet implements Tasklet {
     /** Workers that may be parked waiting for what this tasklet writes (data) or frees (queue space). */
     private final WorkerParker[] downstreamWorkers;
     private final WorkerParker[] upstreamWorkers;
+    private final TaskletSnapshots snapshots;
 
     private final Counter itemsIn;
     private final Counter itemsOut;
     private State state;
+    /** Where to go back to once a snapshot is saved and its barrier sent. */
+    private State stateBeforeSnapshot;
+    private SnapshotBarrier savingSnapshot;
     private int inboxOrdinal;
     private int nextStream;
     private int liveStreams;
@@ -43,7 +56,8 @@ final class ProcessorTasklet implements Tasklet {
     private boolean drainedInput;
 
     ProcessorTasklet(Processor processor, Processor.Context context, OutboxImpl outbox, InboundStream[] streams,
-                     JobExecution execution, WorkerParker[] downstreamWorkers, WorkerParker[] upstreamWorkers) {
+                     JobExecution execution, WorkerParker[] downstreamWorkers, WorkerParker[] upstreamWorkers,
+                     TaskletSnapshots snapshots) {
         this.processor = processor;
         this.context = context;
         this.outbox = outbox;
@@ -54,8 +68,9 @@ final class ProcessorTasklet implements Tasklet {
         this.execution = execution;
         this.downstreamWorkers = downstreamWorkers;
         this.upstreamWorkers = upstreamWorkers;
+        this.snapshots = snapshots;
         this.liveStreams = streams.length;
-        this.state = liveStreams == 0 ? State.COMPLETE : State.PROCESS_INPUT;
+        this.state = snapshots.restoring() ? State.RESTORE : runningState();
         this.itemsIn = context.counter("itemsIn");
         this.itemsOut = context.counter("itemsOut");
     }
@@ -71,6 +86,14 @@ final class ProcessorTasklet implements Tasklet {
         }
         progress = false;
         drainedInput = false;
+        if (snapshots.commitToFinish()) {
+            // Before anything else, so a processor hears of a commit before it saves the next snapshot.
+            if (!processor.snapshotCommitFinish(true)) {
+                return ProgressState.NO_PROGRESS;
+            }
+            snapshots.commitFinished();
+            progress = true;
+        }
         step();
         int emitted = outbox.dataItemsThisCall();
         if (emitted > 0) {
@@ -86,17 +109,50 @@ final class ProcessorTasklet implements Tasklet {
 
     private void step() {
         switch (state) {
+            case RESTORE -> restore();
+            case FINISH_RESTORE -> finishRestore();
             case PROCESS_INPUT -> processInput();
             case PROCESS_WATERMARK -> processWatermark();
             case EMIT_IDLE -> emitIdle();
             case COMPLETE_EDGE -> completeEdge();
             case COMPLETE -> complete();
+            case SAVE_SNAPSHOT -> saveSnapshot();
+            case PREPARE_COMMIT -> prepareCommit();
+            case EMIT_BARRIER -> emitBarrier();
+            case SAVE_FINAL_STATE -> saveFinalState();
+            case PREPARE_FINAL_COMMIT -> prepareFinalCommit();
+            case FINISH_FINAL_COMMIT -> finishFinalCommit();
             case EMIT_DONE -> emitDone();
             case END -> throw new IllegalStateException("tasklet of '" + context.vertexName() + "' called after it ended");
         }
     }
 
+    private State runningState() {
+        return liveStreams == 0 ? State.COMPLETE : State.PROCESS_INPUT;
+    }
+
+    private void restore() {
+        if (inbox.isEmpty() && !snapshots.fillRestoreInbox(inbox, RESTORE_BATCH)) {
+            state = State.FINISH_RESTORE;
+            finishRestore();
+            return;
+        }
+        int before = inbox.size();
+        processor.restoreFromSnapshot(inbox);
+        progress |= inbox.size() < before;
+    }
+
+    private void finishRestore() {
+        if (processor.finishSnapshotRestore()) {
+            progress = true;
+            state = runningState();
+        }
+    }
+
     private void processInput() {
+        if (inbox.isEmpty() && pendingWatermark == WatermarkCoalescer.NONE && completedOrdinal < 0 && startSnapshotIfDue()) {
+            return;
+        }
         if (inbox.isEmpty()) {
             fillInbox();
         }
@@ -149,7 +205,7 @@ final class ProcessorTasklet implements Tasklet {
                 continue;
             }
             // A stream with no queues at all (e.g. a non-target of an all-to-one edge) is done from the start.
-            if (!stream.drainTo(inbox) && !stream.isDone()) {
+            if (!stream.drainTo(inbox, snapshots.blockInputsFromBarrier()) && !stream.isDone()) {
                 continue;
             }
             progress = true;
@@ -212,7 +268,83 @@ final class ProcessorTasklet implements Tasklet {
     }
 
     private void complete() {
+        if (startSnapshotIfDue()) {
+            return;
+        }
         if (processor.complete()) {
+            progress = true;
+            state = snapshots.enabled() ? State.SAVE_FINAL_STATE : State.EMIT_DONE;
+            if (snapshots.enabled()) {
+                snapshots.beginFinalSave();
+            }
+        }
+    }
+
+    /**
+     * Between items (inbox empty, no watermark or completion pending), with the barrier in from every
+     * input: saves the state. Everything before the barrier is processed, and with exactly-once
+     * nothing after it has been read.
+     */
+    private boolean startSnapshotIfDue() {
+        long due = snapshots.dueSnapshot(streams);
+        if (due < 0) {
+            return false;
+        }
+        // One instance for all retries: a partly accepted offer resumes only for the outputs that refused it.
+        savingSnapshot = new SnapshotBarrier(due);
+        stateBeforeSnapshot = state;
+        snapshots.beginSave(due);
+        state = State.SAVE_SNAPSHOT;
+        progress = true;
+        saveSnapshot();
+        return true;
+    }
+
+    private void saveSnapshot() {
+        if (processor.saveToSnapshot()) {
+            state = State.PREPARE_COMMIT;
+            prepareCommit();
+        }
+        progress = true;
+    }
+
+    private void prepareCommit() {
+        if (processor.snapshotCommitPrepare()) {
+            snapshots.finishSave(savingSnapshot.snapshotId());
+            state = State.EMIT_BARRIER;
+            emitBarrier();
+        }
+    }
+
+    private void emitBarrier() {
+        if (outbox.offerControl(savingSnapshot)) {
+            progress = true;
+            state = stateBeforeSnapshot;
+        }
+    }
+
+    private void saveFinalState() {
+        if (processor.saveToSnapshot()) {
+            state = State.PREPARE_FINAL_COMMIT;
+            prepareFinalCommit();
+        }
+        progress = true;
+    }
+
+    /**
+     * A finished processor's last transaction commits now: everything upstream of it has finished
+     * too, and every later snapshot holds their final states, so no restore replays into it.
+     */
+    private void prepareFinalCommit() {
+        if (processor.snapshotCommitPrepare()) {
+            snapshots.finishFinalSave();
+            state = State.FINISH_FINAL_COMMIT;
+            finishFinalCommit();
+        }
+    }
+
+    private void finishFinalCommit() {
+        if (processor.snapshotCommitFinish(true)) {
             progress = true;
             state = State.EMIT_DONE;
             emitDone();
@@ -223,6 +355,7 @@ final class ProcessorTasklet implements Tasklet {
         if (outbox.offerControl(DoneItem.DONE)) {
             progress = true;
             state = State.END;
+            snapshots.ended();
         }
     }
 

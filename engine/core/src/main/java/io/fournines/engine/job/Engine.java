@@ -4,9 +4,14 @@ import io.fournines.engine.dag.Dag;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.execution.ExecutionPlan;
 import io.fournines.engine.execution.JobExecution;
+import io.fournines.engine.execution.SnapshotCoordinator;
 import io.fournines.engine.execution.TaskletExecutionService;
 import io.fournines.engine.pipeline.Pipeline;
 
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** One engine instance (a member): its worker threads and the jobs it runs. Close it to stop the threads. */
@@ -14,6 +19,12 @@ public final class Engine implements AutoCloseable {
 
     private final TaskletExecutionService executionService;
     private final AtomicLong jobCounter = new AtomicLong();
+    /** Starts the snapshots of every job; its one thread only flips a flag the sources read. */
+    private final ScheduledExecutorService snapshotTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fournines-snapshot-timer");
+        t.setDaemon(true);
+        return t;
+    });
 
     private Engine(ExecutionConfig config) {
         this.executionService = new TaskletExecutionService(config);
@@ -32,11 +43,20 @@ public final class Engine implements AutoCloseable {
     }
 
     public Job newJob(Pipeline pipeline) {
-        return newJob(pipeline.toDag());
+        return newJob(pipeline.toDag(), JobConfig.defaults());
+    }
+
+    public Job newJob(Pipeline pipeline, JobConfig config) {
+        return newJob(pipeline.toDag(), config);
     }
 
     public Job newJob(Dag dag) {
-        JobExecution execution = new JobExecution();
+        return newJob(dag, JobConfig.defaults());
+    }
+
+    public Job newJob(Dag dag, JobConfig config) {
+        SnapshotCoordinator snapshots = new SnapshotCoordinator(config.guarantee(), config.store(), config.restoreFrom());
+        JobExecution execution = new JobExecution(snapshots);
         String name = "job-" + jobCounter.incrementAndGet();
         try {
             ExecutionPlan.start(dag, executionService, execution);
@@ -45,11 +65,17 @@ public final class Engine implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("job '" + name + "' failed to start: " + e, e);
         }
+        if (snapshots.enabled()) {
+            long interval = config.snapshotInterval().toNanos();
+            ScheduledFuture<?> timer = snapshotTimer.scheduleWithFixedDelay(snapshots::tryStartSnapshot, interval, interval, TimeUnit.NANOSECONDS);
+            execution.completion().whenComplete((ok, failure) -> timer.cancel(false));
+        }
         return new Job(name, execution);
     }
 
     @Override
     public void close() {
+        snapshotTimer.shutdownNow();
         executionService.close();
     }
 }

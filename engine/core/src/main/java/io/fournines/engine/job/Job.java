@@ -70,6 +70,16 @@ public final class Job {
         return execution.metrics().snapshot();
     }
 
+    /** The newest snapshot every processor saved and the store committed (the job's restore point). */
+    public long lastCommittedSnapshot() {
+        return execution.snapshots().committed();
+    }
+
+    /** Snapshots committed since this job started. */
+    public long committedSnapshotCount() {
+        return execution.snapshots().completedCount();
+    }
+
     public boolean isDone() {
         return execution.completion().isDone();
     }

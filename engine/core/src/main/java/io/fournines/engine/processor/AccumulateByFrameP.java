@@ -3,10 +3,15 @@ package io.fournines.engine.processor;
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.Counter;
+import io.fournines.engine.core.Traverser;
+import io.fournines.engine.core.Traversers;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -19,6 +24,8 @@ import java.util.function.ToLongFunction;
  */
 public final class AccumulateByFrameP extends AbstractProcessor {
 
+    private static final String FLUSHED_UP_TO = "frames-flushed-up-to";
+
     private final Function<Object, ?> keyFn;
     private final ToLongFunction<Object> timestampFn;
     private final WindowDefinition window;
@@ -27,6 +34,9 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     private final PendingItems pendingOutput = new PendingItems();
     private long flushedUpTo = Long.MIN_VALUE;
     private Counter lateItems;
+    private Context context;
+    /** The state being saved, resumed over as many calls as the outbox needs. */
+    private Traverser<Map.Entry<Object, Object>> snapshot;
 
     @SuppressWarnings("unchecked")
     public AccumulateByFrameP(Function<?, ?> keyFn, ToLongFunction<?> timestampFn, WindowDefinition window,
@@ -39,6 +49,7 @@ public final class AccumulateByFrameP extends AbstractProcessor {
 
     @Override
     protected void init(Context context) {
+        this.context = context;
         lateItems = context.counter("lateItems");
     }
 
@@ -68,6 +79,31 @@ public final class AccumulateByFrameP extends AbstractProcessor {
             flushUpTo(Long.MAX_VALUE);
         }
         return pendingOutput.emit(this::tryEmit);
+    }
+
+    /** Each open accumulator under its key, so it goes to the key's owner on restore, and this instance's flush progress. */
+    @Override
+    public boolean saveToSnapshot() {
+        if (snapshot == null) {
+            List<Map.Entry<Object, Object>> entries = new ArrayList<>();
+            entries.add(Map.entry(InstanceStateKey.of(FLUSHED_UP_TO, context), flushedUpTo));
+            frames.forEachPartial(partial -> entries.add(Map.entry(partial.key(), partial)));
+            snapshot = Traversers.traverseIterable(entries);
+        }
+        if (!emitFromTraverserToSnapshot(snapshot)) {
+            return false;
+        }
+        snapshot = null;
+        return true;
+    }
+
+    @Override
+    protected void restoreFromSnapshot(Object key, Object value) {
+        if (value instanceof KeyedFrame partial) {
+            frames.restore(partial);
+        } else if (InstanceStateKey.isOwn(key, FLUSHED_UP_TO, context)) {
+            flushedUpTo = (Long) value;
+        }
     }
 
     private void flushUpTo(long upTo) {

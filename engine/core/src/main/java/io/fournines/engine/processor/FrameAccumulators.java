@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 
 /**
@@ -56,7 +57,22 @@ abstract class FrameAccumulators<M> {
         }
     }
 
+    /** Hands every open (frame, key) accumulator to {@code out}, as a snapshot saves them. */
+    final void forEachPartial(Consumer<KeyedFrame> out) {
+        frames.forEach((frameEnd, frame) -> forEachPartial(frameEnd, frame, out));
+    }
+
+    /** Merges a saved accumulator back into its (frame, key). */
+    final void restore(KeyedFrame partial) {
+        M frame = frames.computeIfAbsent(partial.frameEnd(), f -> newFrame());
+        restore(frame, partial.key(), partial.accumulator());
+    }
+
     abstract M newFrame();
+
+    abstract void forEachPartial(long frameEnd, M frame, Consumer<KeyedFrame> out);
+
+    abstract void restore(M frame, Object key, Object accumulator);
 
     abstract void accumulate(M frame, Object key, Object item);
 
@@ -85,6 +101,19 @@ abstract class FrameAccumulators<M> {
         }
 
         @Override
+        void forEachPartial(long frameEnd, Map<Object, Object> frame, Consumer<KeyedFrame> out) {
+            frame.forEach((key, acc) -> out.accept(new KeyedFrame(frameEnd, key, acc)));
+        }
+
+        @Override
+        void restore(Map<Object, Object> frame, Object key, Object accumulator) {
+            Object acc = frame.putIfAbsent(key, accumulator);
+            if (acc != null) {
+                operation.combine(acc, accumulator);
+            }
+        }
+
+        @Override
         void drainInto(long frameEnd, Map<Object, Object> frame, List<Object> out) {
             frame.forEach((key, acc) -> out.add(new KeyedFrame(frameEnd, key, acc)));
         }
@@ -109,6 +138,16 @@ abstract class FrameAccumulators<M> {
         @Override
         void accumulate(Object2LongHashMap<Object> frame, Object key, Object item) {
             frame.put(key, frame.getOrDefault(key, 0) + valueFn.applyAsLong(item));
+        }
+
+        @Override
+        void forEachPartial(long frameEnd, Object2LongHashMap<Object> frame, Consumer<KeyedFrame> out) {
+            frame.forEachLong((key, sum) -> out.accept(new KeyedFrame(frameEnd, key, new LongAccumulator(sum))));
+        }
+
+        @Override
+        void restore(Object2LongHashMap<Object> frame, Object key, Object accumulator) {
+            frame.put(key, frame.getOrDefault(key, 0) + ((LongAccumulator) accumulator).get());
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.fournines.engine.processor;
 
 import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.Watermark;
 
 import java.time.Instant;
@@ -31,6 +32,12 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
                 origin.compareAndSet(null, clockPair());
             }
             return origin.get();
+        }
+
+        /** The origin of a schedule that started at {@code startEpochNanos}, in this JVM's nanoTime. */
+        static long[] resumedAt(long startEpochNanos) {
+            long[] now = clockPair();
+            return new long[] {now[0] - (now[1] - startEpochNanos), startEpochNanos};
         }
 
         /**
@@ -72,6 +79,9 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     private final SharedStart sharedStart;
     private final ScheduleMonitor monitor;
 
+    private static final String POSITION = "generator-position";
+
+    private Context context;
     private long startNanos;
     private long startEpochNanos;
     private long nextSequence;
@@ -100,6 +110,7 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
 
     @Override
     protected void init(Context context) {
+        this.context = context;
         long[] origin = sharedStart.get();
         startNanos = origin[0];
         startEpochNanos = origin[1];
@@ -140,6 +151,35 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
             monitor.reportLag(index, nextSequence < maxItems ? Math.max(0, now - dueNanos(nextSequence)) : 0);
         }
         return nextSequence >= maxItems;
+    }
+
+    /**
+     * Saves the schedule's origin and the next sequence to emit (an item made but refused by the
+     * outbox is made again), so a restored source goes on with the original schedule: the time it
+     * was down shows as latency.
+     */
+    @Override
+    public boolean saveToSnapshot() {
+        long next = pendingItem != null ? nextSequence - step : nextSequence;
+        return tryEmitToSnapshot(InstanceStateKey.of(POSITION, context), new long[] {next, startEpochNanos});
+    }
+
+    @Override
+    protected void restoreFromSnapshot(Object key, Object value) {
+        if (!(key instanceof BroadcastKey b && b.id() instanceof InstanceStateKey k && k.what().equals(POSITION))) {
+            return;
+        }
+        if (k.parallelism() != step) {
+            throw new IllegalStateException("generator source '" + context.vertexName() + "' was saved with " + k.parallelism()
+                    + " instances and is restored with " + step + ": its items are dealt by instance index, so the count must match");
+        }
+        if (k.index() == index) {
+            long[] position = (long[]) value;
+            nextSequence = position[0];
+            long[] origin = SharedStart.resumedAt(position[1]);
+            startNanos = origin[0];
+            startEpochNanos = origin[1];
+        }
     }
 
     /** Emits the item and then the watermark it produced; false while either is refused. */

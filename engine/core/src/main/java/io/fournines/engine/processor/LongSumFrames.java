@@ -3,9 +3,13 @@ package io.fournines.engine.processor;
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.LongAccumulator;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.LongArrayList;
 import org.agrona.collections.Object2LongHashMap;
 
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * Window state for sums of longs (counting, summing): each frame is an open-addressing map from key
@@ -94,6 +98,36 @@ final class LongSumFrames implements WindowFrames {
         if (leavingEnd == firstFrameEnd) {
             firstFrameEnd = oldestFrameEnd();
         }
+    }
+
+    /** Per key: {frameEnd, sum, frameEnd, sum, ...} over its frames. */
+    @Override
+    public void saveTo(BiConsumer<Object, Object> out) {
+        Map<Object, LongArrayList> byKey = new HashMap<>();
+        frames.forEach((frameEnd, frame) -> frame.forEachLong((key, sum) -> {
+            LongArrayList series = byKey.computeIfAbsent(key, k -> new LongArrayList());
+            series.addLong(frameEnd);
+            series.addLong(sum);
+        }));
+        byKey.forEach((key, series) -> out.accept(key, series.toLongArray()));
+    }
+
+    @Override
+    public void restore(Object key, Object value) {
+        long[] series = (long[]) value;
+        for (int i = 0; i < series.length; i += 2) {
+            add(series[i], key, new LongAccumulator(series[i + 1]));
+        }
+    }
+
+    /** Frames up to the last emitted window are the ones already summed into the running window. */
+    @Override
+    public void resumeAfter(long emittedUpTo) {
+        frames.forEach((frameEnd, frame) -> {
+            if (frameEnd <= emittedUpTo) {
+                frame.forEachLong((key, value) -> running.put(key, running.getOrDefault(key, 0) + value));
+            }
+        });
     }
 
     private long oldestFrameEnd() {

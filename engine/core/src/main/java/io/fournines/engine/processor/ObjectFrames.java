@@ -2,9 +2,14 @@ package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 
+import io.fournines.engine.window.KeyedFrame;
+
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * Window state for any aggregate operation. If it can deduct, a running accumulator per key slides
@@ -51,6 +56,33 @@ final class ObjectFrames implements WindowFrames {
     @Override
     public boolean windowIsEmpty() {
         return !operation.canDeduct() || running.isEmpty();
+    }
+
+    /** Per key: its partials as {@link KeyedFrame}s. */
+    @Override
+    public void saveTo(BiConsumer<Object, Object> out) {
+        Map<Object, ArrayList<KeyedFrame>> byKey = new HashMap<>();
+        frames.forEach((frameEnd, frame) -> frame.forEach((key, acc) ->
+                byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new KeyedFrame(frameEnd, key, acc))));
+        byKey.forEach(out);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void restore(Object key, Object value) {
+        for (KeyedFrame partial : (List<KeyedFrame>) value) {
+            add(partial.frameEnd(), key, partial.accumulator());
+        }
+    }
+
+    /** A sliding running accumulator holds the frames up to the last emitted window; recombined windows keep nothing. */
+    @Override
+    public void resumeAfter(long emittedUpTo) {
+        if (!operation.canDeduct()) {
+            return;
+        }
+        frames.headMap(emittedUpTo, true).values().forEach(frame -> frame.forEach((key, acc) ->
+                operation.combine(running.computeIfAbsent(key, k -> operation.createFn().get()), acc)));
     }
 
     @Override

@@ -2,10 +2,17 @@ package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.Counter;
+import io.fournines.engine.core.Traverser;
+import io.fournines.engine.core.Traversers;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 
 /**
@@ -16,6 +23,8 @@ import io.fournines.engine.window.WindowDefinition;
  * Partials for a window already emitted are dropped and counted as {@code lateFrames}.
  */
 public final class SlidingWindowP extends AbstractProcessor {
+
+    private static final String PROGRESS = "window-progress";
 
     /** Makes the emitted item for one key of one window. */
     @FunctionalInterface
@@ -32,6 +41,9 @@ public final class SlidingWindowP extends AbstractProcessor {
     private long nextWindowEnd = Long.MIN_VALUE;
     private long emittedUpTo = Long.MIN_VALUE;
     private Counter lateFrames;
+    private Context context;
+    /** The state being saved, resumed over as many calls as the outbox needs. */
+    private Traverser<Map.Entry<Object, Object>> snapshot;
 
     public SlidingWindowP(WindowDefinition window, AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn) {
         this.window = window;
@@ -41,7 +53,47 @@ public final class SlidingWindowP extends AbstractProcessor {
 
     @Override
     protected void init(Context context) {
+        this.context = context;
         lateFrames = context.counter("lateFrames");
+    }
+
+    /** The frames per key, and this instance's progress through the windows. */
+    @Override
+    public boolean saveToSnapshot() {
+        if (snapshot == null) {
+            List<Map.Entry<Object, Object>> entries = new ArrayList<>();
+            entries.add(Map.entry(InstanceStateKey.of(PROGRESS, context), new long[] {nextWindowEnd, emittedUpTo}));
+            frames.saveTo((key, value) -> entries.add(Map.entry(key, value)));
+            snapshot = Traversers.traverseIterable(entries);
+        }
+        if (!emitFromTraverserToSnapshot(snapshot)) {
+            return false;
+        }
+        snapshot = null;
+        return true;
+    }
+
+    @Override
+    protected void restoreFromSnapshot(Object key, Object value) {
+        if (key instanceof BroadcastKey) {
+            if (InstanceStateKey.isOwn(key, PROGRESS, context)) {
+                long[] progress = (long[]) value;
+                nextWindowEnd = progress[0];
+                emittedUpTo = progress[1];
+            }
+            return;
+        }
+        frames.restore(key, value);
+    }
+
+    /**
+     * Restored with another parallelism, an instance has no progress of its own and starts from its
+     * oldest frame: windows already emitted may be emitted again (at-least-once across a rescale).
+     */
+    @Override
+    public boolean finishSnapshotRestore() {
+        frames.resumeAfter(emittedUpTo);
+        return true;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.fournines.engine.processor;
 
+import java.util.function.BiConsumer;
+
 import io.fournines.engine.aggregate.AggregateOperation;
 
 /**
@@ -24,6 +26,18 @@ interface WindowFrames {
      * at {@code start + slide}, the oldest one, which no later window contains.
      */
     void emitAndSlide(long start, long end, long slide, ResultSink out);
+
+    /**
+     * Hands the frames to a snapshot: one entry per key (all its frames in one value, so a large
+     * window state makes few, large entries), keyed so that the key's owner restores it.
+     */
+    void saveTo(BiConsumer<Object, Object> out);
+
+    /** Takes back an entry {@link #saveTo} made. */
+    void restore(Object key, Object value);
+
+    /** After a restore: rebuilds what the frames imply for the window slid up to {@code emittedUpTo}. */
+    void resumeAfter(long emittedUpTo);
 
     @FunctionalInterface
     interface ResultSink {

@@ -16,15 +16,23 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The second window stage driven by hand, item by item, to pin down orderings a job rarely hits. */
 class SlidingWindowPTest {
 
-    /** Collects everything; never refuses. */
+    /** Collects everything, snapshot entries apart; never refuses. */
     static final class ListOutbox implements Outbox {
         final List<Object> items = new ArrayList<>();
+        final List<Map.Entry<Object, Object>> snapshot = new ArrayList<>();
+
+        @Override
+        public boolean offerToSnapshot(Object key, Object value) {
+            return snapshot.add(Map.entry(key, value));
+        }
 
         @Override
         public int bucketCount() {
@@ -106,5 +114,45 @@ class SlidingWindowPTest {
                 new KeyedWindowResult<>(10L, 30L, "k", 3L),
                 new KeyedWindowResult<>(20L, 40L, "k", 1L),
                 new Watermark(40));
+    }
+
+    /**
+     * State saved in the middle of a window, restored into a fresh instance: the rest of the stream
+     * gives the same windows as an instance that never stopped, for both kinds of frame state.
+     */
+    @ParameterizedTest(name = "deducting sums of longs: {0}")
+    @ValueSource(booleans = {true, false})
+    void stateSavedMidWindowRestoresToTheSameResults(boolean sumOfLongs) throws Exception {
+        AggregateOperation<Object, LongAccumulator, Long> sum = sumOfLongs
+                ? AggregateOperations.counting()
+                : AggregateOperation.of(LongAccumulator::new, (LongAccumulator acc, Object item) -> acc.add(1),
+                        (acc, other) -> acc.add(other.get()), LongAccumulator::get);
+        // Fresh partials for every run: the window stage takes ownership of a partial's accumulator.
+        Supplier<Object[]> before = () -> new Object[] {count(10, 1), count(20, 2), new Watermark(20), count(30, 4)};
+        Supplier<Object[]> after = () -> new Object[] {count(30, 8), new Watermark(30), count(40, 16), new Watermark(60)};
+
+        SlidingWindowP uninterrupted = new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new);
+        ListOutbox expected = new ListOutbox();
+        uninterrupted.init(expected, new SingleInstance());
+        feed(uninterrupted, before.get());
+        expected.items.clear();
+        feed(uninterrupted, after.get());
+
+        SlidingWindowP saved = new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new);
+        ListOutbox savedOut = new ListOutbox();
+        saved.init(savedOut, new SingleInstance());
+        feed(saved, before.get());
+        assertThat(saved.saveToSnapshot()).isTrue();
+
+        SlidingWindowP restored = new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new);
+        ListOutbox restoredOut = new ListOutbox();
+        restored.init(restoredOut, new SingleInstance());
+        InboxImpl entries = new InboxImpl();
+        savedOut.snapshot.forEach(entries::add);
+        restored.restoreFromSnapshot(entries);
+        assertThat(restored.finishSnapshotRestore()).isTrue();
+        feed(restored, after.get());
+
+        assertThat(restoredOut.items).isNotEmpty().containsExactlyElementsOf(expected.items);
     }
 }

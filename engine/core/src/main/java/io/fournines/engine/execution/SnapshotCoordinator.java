@@ -1,0 +1,140 @@
+package io.fournines.engine.execution;
+
+import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.snapshot.SnapshotStore;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A job's snapshots: starts one when asked (sources see the request and inject its barrier), counts
+ * the tasklets that saved it, and commits it in the store once all have, so only a complete snapshot
+ * can be restored. One snapshot at a time: a request while one is running is declined.
+ *
+ * <p>A tasklet that finished takes no part in later snapshots, but its last state does: it saves a
+ * final state as it ends, and that is copied into every snapshot from then on. A consumer that saw
+ * its done item has all its output, so the cut stays consistent.
+ */
+public final class SnapshotCoordinator {
+
+    /** A chunk of a finished tasklet's final state. */
+    record FinalChunk(String vertex, int partition, byte[] chunk) {
+    }
+
+    private final ProcessingGuarantee guarantee;
+    private final SnapshotStore store;
+    private final long restoredFrom;
+    private final List<FinalChunk> finalStates = new ArrayList<>();
+
+    /** The newest snapshot sources should inject. */
+    private volatile long requested;
+    /** The newest snapshot every tasklet saved and the store committed. */
+    private volatile long committed;
+    private int liveTasklets;
+    private int remaining;
+    private boolean inProgress;
+    private long startedNanos;
+    private long completedCount;
+    private long lastDurationNanos;
+
+    /**
+     * @param restoredFrom the committed snapshot the job starts from, or {@link SnapshotStore#NONE};
+     *                     new snapshots are numbered after it
+     */
+    public SnapshotCoordinator(ProcessingGuarantee guarantee, SnapshotStore store, long restoredFrom) {
+        if (guarantee != ProcessingGuarantee.NONE && store == null) {
+            throw new IllegalArgumentException("a job with guarantee " + guarantee + " needs a snapshot store");
+        }
+        this.guarantee = guarantee;
+        this.store = store;
+        this.restoredFrom = restoredFrom;
+        this.requested = Math.max(restoredFrom, 0);
+        this.committed = requested;
+    }
+
+    public static SnapshotCoordinator none() {
+        return new SnapshotCoordinator(ProcessingGuarantee.NONE, null, SnapshotStore.NONE);
+    }
+
+    public boolean enabled() {
+        return guarantee != ProcessingGuarantee.NONE;
+    }
+
+    public ProcessingGuarantee guarantee() {
+        return guarantee;
+    }
+
+    SnapshotStore store() {
+        return store;
+    }
+
+    long restoredFrom() {
+        return restoredFrom;
+    }
+
+    long requested() {
+        return requested;
+    }
+
+    public long committed() {
+        return committed;
+    }
+
+    /** Starts the next snapshot unless one is running or no tasklet is left; returns whether it started. */
+    public synchronized boolean tryStartSnapshot() {
+        if (!enabled() || inProgress || liveTasklets == 0) {
+            return false;
+        }
+        long id = requested + 1;
+        store.begin(id);
+        finalStates.forEach(c -> store.write(id, c.vertex(), c.partition(), c.chunk()));
+        inProgress = true;
+        remaining = liveTasklets;
+        startedNanos = System.nanoTime();
+        requested = id;
+        return true;
+    }
+
+    /** Snapshots committed since the job started, and how long the latest took from start to commit. */
+    public synchronized long completedCount() {
+        return completedCount;
+    }
+
+    public synchronized long lastDurationNanos() {
+        return lastDurationNanos;
+    }
+
+    synchronized void taskletStarted() {
+        liveTasklets++;
+    }
+
+    synchronized void saved(long snapshotId) {
+        if (!inProgress || snapshotId != requested) {
+            throw new IllegalStateException("a tasklet saved snapshot " + snapshotId + " but snapshot " + requested
+                    + (inProgress ? " is running" : " is not running"));
+        }
+        if (--remaining == 0) {
+            commit();
+        }
+    }
+
+    /** A tasklet ended after saving {@code lastSaved}; its final state belongs to every later snapshot. */
+    synchronized void ended(long lastSaved, List<FinalChunk> finalState) {
+        liveTasklets--;
+        finalStates.addAll(finalState);
+        if (inProgress && lastSaved < requested) {
+            finalState.forEach(c -> store.write(requested, c.vertex(), c.partition(), c.chunk()));
+            if (--remaining == 0) {
+                commit();
+            }
+        }
+    }
+
+    private void commit() {
+        store.commit(requested);
+        inProgress = false;
+        completedCount++;
+        lastDurationNanos = System.nanoTime() - startedNanos;
+        committed = requested;
+    }
+}

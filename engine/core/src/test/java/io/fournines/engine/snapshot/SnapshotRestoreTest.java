@@ -1,0 +1,111 @@
+package io.fournines.engine.snapshot;
+
+import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.job.Engine;
+import io.fournines.engine.job.Job;
+import io.fournines.engine.job.JobConfig;
+import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sink;
+import io.fournines.engine.pipeline.Sinks;
+import io.fournines.engine.pipeline.Sources;
+import io.fournines.engine.processor.ScheduleMonitor;
+import io.fournines.engine.window.KeyedWindowResult;
+import io.fournines.engine.window.WindowDefinition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A windowed count over an open-loop generator, stopped abruptly after some snapshots, then started
+ * again from the latest committed snapshot: its published output must equal an uninterrupted run's
+ * (exactly-once) or contain it (at-least-once). Event time is a function of the sequence number, so
+ * the results do not depend on when the runs happen.
+ */
+class SnapshotRestoreTest {
+
+    record Event(long sequence, long time, int key) implements java.io.Serializable {
+    }
+
+    private static final long ITEMS = 400_000;
+    private static final double RATE = 200_000;
+    private static final WindowDefinition WINDOW = WindowDefinition.sliding(100, 10);
+
+    private static Engine engine;
+
+    @BeforeAll
+    static void startEngine() {
+        engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2));
+    }
+
+    @AfterAll
+    static void stopEngine() {
+        engine.close();
+    }
+
+    private static Pipeline windowedCount(Sink<Object> sink) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generator(RATE, ITEMS, (seq, scheduled) -> new Event(seq, seq / 100, (int) (seq * 7 % 50)), new ScheduleMonitor()))
+                .withTimestamps(Event::time, 20)
+                .groupingKey(Event::key)
+                .window(WINDOW)
+                .aggregate(AggregateOperations.counting())
+                .writeTo(sink);
+        return p;
+    }
+
+    private static List<Object> uninterrupted() {
+        List<Object> results = new ArrayList<>();
+        engine.newJob(windowedCount(Sinks.list(results))).join();
+        return results;
+    }
+
+    @ParameterizedTest(name = "{0}: stopped after {1} snapshots + {2} ms")
+    @CsvSource({
+            "EXACTLY_ONCE, 1, 0",
+            "EXACTLY_ONCE, 3, 7",
+            "EXACTLY_ONCE, 5, 13",
+            "AT_LEAST_ONCE, 2, 0",
+            "AT_LEAST_ONCE, 4, 11",
+    })
+    void restoredRunPublishesWhatAnUninterruptedRunDoes(ProcessingGuarantee guarantee, int snapshotsBeforeStop, long extraMillis) throws Exception {
+        List<Object> expected = uninterrupted();
+        assertThat(expected).hasSizeGreaterThan(1000);
+
+        TransactionalListSinkP.TransactionalList published = new TransactionalListSinkP.TransactionalList();
+        Sink<Object> sink = Sinks.fromProcessor("transactional", () -> new TransactionalListSinkP(published));
+        InMemorySnapshotStore store = new InMemorySnapshotStore();
+        JobConfig config = JobConfig.snapshotting(guarantee, Duration.ofMillis(20), store);
+
+        Job first = engine.newJob(windowedCount(sink), config);
+        await().atMost(Duration.ofSeconds(20)).until(() -> first.committedSnapshotCount() >= snapshotsBeforeStop);
+        Thread.sleep(extraMillis);
+        first.cancel();
+        assertThatThrownBy(first::join).isInstanceOf(CancellationException.class);
+        assertThat(published.published()).as("published before the stop").isNotEmpty().hasSizeLessThan(expected.size());
+        long restoredFrom = store.latestCommitted();
+        assertThat(restoredFrom).isGreaterThanOrEqualTo(snapshotsBeforeStop);
+
+        Job second = engine.newJob(windowedCount(sink), config.restoringLatest());
+        second.join();
+
+        List<Object> output = published.published();
+        if (guarantee == ProcessingGuarantee.EXACTLY_ONCE) {
+            assertThat(output).containsExactlyInAnyOrderElementsOf(expected);
+        } else {
+            assertThat(output).containsAll(expected);
+            assertThat(new java.util.HashSet<>(output)).containsExactlyInAnyOrderElementsOf(new java.util.HashSet<>(expected));
+        }
+    }
+}

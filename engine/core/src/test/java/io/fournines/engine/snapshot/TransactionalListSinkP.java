@@ -1,0 +1,100 @@
+package io.fournines.engine.snapshot;
+
+import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.BroadcastKey;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A sink with two-phase commit into a {@link TransactionalList}: items since the last snapshot are
+ * prepared as one transaction when a snapshot is saved, and published once the snapshot commits. A
+ * restore publishes the transactions its snapshot prepared and drops every other one.
+ */
+final class TransactionalListSinkP extends AbstractProcessor {
+
+    /** The external system: prepared transactions by id, and what was published. */
+    static final class TransactionalList {
+        private final Map<String, List<Object>> prepared = new LinkedHashMap<>();
+        private final List<Object> published = new ArrayList<>();
+
+        synchronized void prepare(String txn, List<Object> items) {
+            prepared.put(txn, List.copyOf(items));
+        }
+
+        /** Idempotent: committing an unknown or already published transaction does nothing. */
+        synchronized void commit(String txn) {
+            List<Object> items = prepared.remove(txn);
+            if (items != null) {
+                published.addAll(items);
+            }
+        }
+
+        synchronized void abortAllOf(String owner) {
+            prepared.keySet().removeIf(txn -> txn.startsWith(owner + "/"));
+        }
+
+        synchronized List<Object> published() {
+            return List.copyOf(published);
+        }
+    }
+
+    private final TransactionalList target;
+    private final List<Object> open = new ArrayList<>();
+    private final List<String> preparedNotCommitted = new ArrayList<>();
+    private String owner;
+
+    TransactionalListSinkP(TransactionalList target) {
+        this.target = target;
+    }
+
+    @Override
+    protected void init(Context context) {
+        owner = context.vertexName() + "#" + context.processorIndex();
+    }
+
+    @Override
+    protected boolean tryProcess(int ordinal, Object item) {
+        open.add(item);
+        return true;
+    }
+
+    @Override
+    public boolean snapshotCommitPrepare() {
+        if (!open.isEmpty() || preparedNotCommitted.isEmpty()) {
+            String txn = owner + "/" + UUID.randomUUID();
+            target.prepare(txn, open);
+            open.clear();
+            preparedNotCommitted.add(txn);
+        }
+        return tryEmitToSnapshot(new BroadcastKey(owner), new ArrayList<>(preparedNotCommitted));
+    }
+
+    @Override
+    public boolean snapshotCommitFinish(boolean success) {
+        if (success) {
+            preparedNotCommitted.forEach(target::commit);
+        } else {
+            target.abortAllOf(owner);
+        }
+        preparedNotCommitted.clear();
+        return true;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected void restoreFromSnapshot(Object key, Object value) {
+        if (key.equals(new BroadcastKey(owner))) {
+            ((List<String>) value).forEach(target::commit);
+        }
+    }
+
+    @Override
+    public boolean finishSnapshotRestore() {
+        target.abortAllOf(owner);
+        return true;
+    }
+}
