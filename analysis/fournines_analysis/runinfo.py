@@ -32,6 +32,11 @@ FIELDS: dict[str, tuple[type, str]] = {
     "events_processed": (int, "events processed"),
     "late_events": (int, "late events"),
     "dropped_events": (int, "dropped events"),
+    "guarantee": (str, "processing guarantee"),
+    "snapshot_interval_ms": (int, "snapshot interval (ms)"),
+    "snapshots_committed": (int, "snapshots committed"),
+    "last_snapshot_ms": (Real, "last snapshot, start to commit (ms)"),
+    "last_snapshot_bytes": (int, "last snapshot size (bytes)"),
 }
 REQUIRED = ("warmup_s",)
 

@@ -10,7 +10,6 @@ SUPPORTED = {
     "target": ({"local"}, "no EC2 provisioning yet"),
     "cluster.members": ({1}, "one member process until the distributed engine, issue 6"),
     "load.source": ({"in-process"}, "no Kafka source yet"),
-    "guarantee": ({"none"}, "snapshots come with issue 7"),
     "mode": ({"single"}, "active-active comes with issue 7"),
 }
 

@@ -2,14 +2,17 @@ package io.fournines.member;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
+import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
 import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.processor.ScheduleMonitor;
+import io.fournines.engine.snapshot.InMemorySnapshotStore;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.latency.LatencyLog;
@@ -29,6 +32,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -62,6 +66,7 @@ final class MemberRun {
     private final ScheduleMonitor monitor = new ScheduleMonitor();
     /** Events that reached the query's first stage (counted there, fused into it). */
     private final LongAdder processed = new LongAdder();
+    private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -103,7 +108,7 @@ final class MemberRun {
                 attachWindowed(pipeline, query, windows);
             }
             long t0Nanos = System.nanoTime();
-            Job job = engine.newJob(pipeline);
+            Job job = engine.newJob(pipeline, jobConfig());
             job.future().whenComplete((ignored, failure) -> wake.countDown());
 
             Sampler sampler = new Sampler(t0Nanos, latency, throughput, cpu);
@@ -128,7 +133,7 @@ final class MemberRun {
                 return 1;
             }
             logs.close();
-            writeMemberJson(logs, sampler, windows, latency, job.metrics());
+            writeMemberJson(logs, sampler, windows, latency, job);
             if (stopRequested) {
                 err.println("member: stopped before the end of the run");
                 return 3;
@@ -139,6 +144,14 @@ final class MemberRun {
         } finally {
             finished.countDown();
         }
+    }
+
+    /** Snapshots go to this process's heap: one member, so no replica to keep elsewhere. */
+    private JobConfig jobConfig() {
+        if (scenario.guarantee() == ProcessingGuarantee.NONE) {
+            return JobConfig.defaults();
+        }
+        return JobConfig.snapshotting(scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
     }
 
     private void attachPerEvent(Pipeline pipeline, PerEventQuery<?> query, LatencyLog latency, LatencyLogs logs) {
@@ -284,7 +297,8 @@ final class MemberRun {
     }
 
     private void writeMemberJson(LatencyLogs logs, Sampler sampler, WindowLatencyRecorder windows, LatencyLog latency,
-                                 Map<String, Long> jobMetrics) throws IOException {
+                                 Job job) throws IOException {
+        Map<String, Long> jobMetrics = job.metrics();
         ObjectMapper json = new ObjectMapper();
         ObjectNode m = json.createObjectNode();
         long startMicros = logs.startMicros();
@@ -306,6 +320,13 @@ final class MemberRun {
         m.put("latency_values_clamped", latency.clampedValues());
         if (windows != null) {
             m.put("window_results_after_completion", windows.lateResults());
+        }
+        m.put("guarantee", scenario.guarantee().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        if (scenario.guarantee() != ProcessingGuarantee.NONE) {
+            m.put("snapshot_interval_ms", scenario.snapshotIntervalMillis());
+            m.put("snapshots_committed", job.committedSnapshotCount());
+            m.put("last_snapshot_ms", job.lastSnapshotDurationNanos() / 1e6);
+            m.put("last_snapshot_bytes", snapshotStore.sizeInBytes(job.lastCommittedSnapshot()));
         }
         Files.writeString(dir.resolve("member.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
     }

@@ -3,6 +3,7 @@ package io.fournines.member;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.nexmark.query.QueryParameters;
 
 import java.io.IOException;
@@ -22,8 +23,11 @@ import java.util.Locale;
  * @param rate       events per second over all generator slices
  * @param keys       distinct person and auction ids, 0 for Beam's growing ids
  * @param threads    cooperative worker threads, also the number of generator slices
+ * @param guarantee  the job's processing guarantee; anything but NONE takes snapshots
+ * @param snapshotIntervalMillis time between the starts of two snapshots; 0 with guarantee NONE
  */
-record Scenario(String query, QueryParameters parameters, double rate, long keys, int threads, double warmupSeconds, double durationSeconds) {
+record Scenario(String query, QueryParameters parameters, double rate, long keys, int threads, double warmupSeconds, double durationSeconds,
+                ProcessingGuarantee guarantee, long snapshotIntervalMillis) {
 
     /**
      * The queries the member runs. Q3, Q4 and Q6 join unwindowed streams whose state grows without
@@ -92,7 +96,8 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
             throw new ScenarioException("load.partitions: the in-process generator runs one slice per worker thread, so it must equal cluster.threads ("
                     + threads + "); is " + load.get("partitions"));
         }
-        requireIfPresent(root, "guarantee", "guarantee", "none");
+        ProcessingGuarantee guarantee = guarantee(root);
+        long snapshotInterval = guarantee == ProcessingGuarantee.NONE ? 0 : integer(root, "snapshot_interval_ms", 1);
         requireIfPresent(root, "mode", "mode", "single");
         if (root.has("faults") && !(root.get("faults").isArray() && root.get("faults").isEmpty())) {
             throw new ScenarioException("faults: the member injects no faults; must be []");
@@ -106,7 +111,20 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
         if (!(duration > 0)) {
             throw new ScenarioException("duration_s: must be > 0; is " + duration);
         }
-        return new Scenario(name, parameters, rate, keys, threads, warmup, duration);
+        return new Scenario(name, parameters, rate, keys, threads, warmup, duration, guarantee, snapshotInterval);
+    }
+
+    private static ProcessingGuarantee guarantee(JsonNode root) throws ScenarioException {
+        JsonNode node = root.get("guarantee");
+        if (node == null) {
+            return ProcessingGuarantee.NONE;
+        }
+        return switch (node.asText()) {
+            case "none" -> ProcessingGuarantee.NONE;
+            case "at-least-once" -> ProcessingGuarantee.AT_LEAST_ONCE;
+            case "exactly-once" -> ProcessingGuarantee.EXACTLY_ONCE;
+            default -> throw new ScenarioException("guarantee: must be one of \"none\", \"at-least-once\", \"exactly-once\"; is " + node);
+        };
     }
 
     boolean windowed() {

@@ -127,5 +127,8 @@ public interface Processor {
          * over the vertex's instances. Call it once, in init.
          */
         Counter counter(String name);
+
+        /** The partition a key belongs to on this job's partitioned edges and in its snapshots. */
+        int partitionOf(Object key);
     }
 }

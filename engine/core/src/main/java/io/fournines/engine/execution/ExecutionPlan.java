@@ -68,7 +68,7 @@ public final class ExecutionPlan {
             if (p == null) {
                 throw new IllegalStateException("the processor supplier of vertex '" + v + "' returned null");
             }
-            ProcessorContext ctx = new ProcessorContext(v.name(), i, parallelism, metrics);
+            ProcessorContext ctx = new ProcessorContext(v.name(), i, parallelism, metrics, partitioner);
             Worker w = p.isCooperative()
                     ? service.cooperativeWorker(i % service.cooperativeWorkerCount())
                     : service.newDedicatedWorker(v.name() + "#" + i);

@@ -80,6 +80,11 @@ public final class Job {
         return execution.snapshots().completedCount();
     }
 
+    /** How long the latest committed snapshot took, from its start to its commit. */
+    public long lastSnapshotDurationNanos() {
+        return execution.snapshots().lastDurationNanos();
+    }
+
     public boolean isDone() {
         return execution.completion().isDone();
     }

@@ -3,12 +3,12 @@ package io.fournines.engine.processor;
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.LongAccumulator;
 import org.agrona.collections.Long2ObjectHashMap;
-import org.agrona.collections.LongArrayList;
+import io.fournines.engine.core.PartitionedKey;
+import io.fournines.engine.core.Processor;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Object2LongHashMap;
 
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -20,6 +20,7 @@ final class LongSumFrames implements WindowFrames {
 
     /** Marks "no entry" inside the maps; a real sum of Long.MIN_VALUE cannot be stored. */
     private static final long ABSENT = Long.MIN_VALUE;
+    private static final String SNAPSHOT_ID = "long-sum-frames";
 
     private final AggregateOperation<?, ?, ?> operation;
     private final Long2ObjectHashMap<Object2LongHashMap<Object>> frames = new Long2ObjectHashMap<>();
@@ -37,6 +38,10 @@ final class LongSumFrames implements WindowFrames {
 
     @Override
     public void add(long frameEnd, Object key, Object accumulator) {
+        addSum(frameEnd, key, ((LongAccumulator) accumulator).get());
+    }
+
+    private void addSum(long frameEnd, Object key, long value) {
         if (frameEnd != currentFrameEnd) {
             currentFrame = frames.get(frameEnd);
             if (currentFrame == null) {
@@ -46,7 +51,6 @@ final class LongSumFrames implements WindowFrames {
             }
             currentFrameEnd = frameEnd;
         }
-        long value = ((LongAccumulator) accumulator).get();
         currentFrame.put(key, currentFrame.getOrDefault(key, 0) + value);
     }
 
@@ -100,24 +104,21 @@ final class LongSumFrames implements WindowFrames {
         }
     }
 
-    /** Per key: {frameEnd, sum, frameEnd, sum, ...} over its frames. */
+    /**
+     * One entry per partition holding all its (frame, key, sum) triples as arrays: one pass over the
+     * frames, and serializing a few arrays instead of an object per partial.
+     */
     @Override
-    public void saveTo(BiConsumer<Object, Object> out) {
-        Map<Object, LongArrayList> byKey = new HashMap<>();
-        frames.forEach((frameEnd, frame) -> frame.forEachLong((key, sum) -> {
-            LongArrayList series = byKey.computeIfAbsent(key, k -> new LongArrayList());
-            series.addLong(frameEnd);
-            series.addLong(sum);
-        }));
-        byKey.forEach((key, series) -> out.accept(key, series.toLongArray()));
+    public void saveTo(Processor.Context context, BiConsumer<Object, Object> out) {
+        Int2ObjectHashMap<LongSumSeries.Builder> byPartition = new Int2ObjectHashMap<>();
+        frames.forEach((frameEnd, frame) -> frame.forEachLong((key, sum) ->
+                byPartition.computeIfAbsent(context.partitionOf(key), p -> new LongSumSeries.Builder()).add(frameEnd, key, sum)));
+        byPartition.forEach((partition, series) -> out.accept(new PartitionedKey(partition, SNAPSHOT_ID), series.build()));
     }
 
     @Override
     public void restore(Object key, Object value) {
-        long[] series = (long[]) value;
-        for (int i = 0; i < series.length; i += 2) {
-            add(series[i], key, new LongAccumulator(series[i + 1]));
-        }
+        ((LongSumSeries) value).forEach(this::addSum);
     }
 
     /** Frames up to the last emitted window are the ones already summed into the running window. */

@@ -1,7 +1,10 @@
 package io.fournines.engine.processor;
 
 import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.Traverser;
+import io.fournines.engine.core.Traversers;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -24,12 +27,31 @@ public final class MapStatefulP extends AbstractProcessor {
     private final StatefulMapFn<Object, Object, Object, ?> mapFn;
     private final Map<Object, Object> states = new HashMap<>();
     private Object pendingOutput;
+    private Traverser<Map.Entry<Object, Object>> snapshot;
 
     @SuppressWarnings("unchecked")
     public MapStatefulP(Function<?, ?> keyFn, Supplier<?> createStateFn, StatefulMapFn<?, ?, ?, ?> mapFn) {
         this.keyFn = (Function<Object, ?>) keyFn;
         this.createStateFn = createStateFn;
         this.mapFn = (StatefulMapFn<Object, Object, Object, ?>) mapFn;
+    }
+
+    /** Each key's state under its key (state objects must be Serializable). */
+    @Override
+    public boolean saveToSnapshot() {
+        if (snapshot == null) {
+            snapshot = Traversers.traverseIterable(new ArrayList<>(states.entrySet()));
+        }
+        if (!emitFromTraverserToSnapshot(snapshot)) {
+            return false;
+        }
+        snapshot = null;
+        return true;
+    }
+
+    @Override
+    protected void restoreFromSnapshot(Object key, Object value) {
+        states.put(key, value);
     }
 
     @Override

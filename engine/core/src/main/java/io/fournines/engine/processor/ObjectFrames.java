@@ -2,6 +2,7 @@ package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 
+import io.fournines.engine.core.Processor;
 import io.fournines.engine.window.KeyedFrame;
 
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ final class ObjectFrames implements WindowFrames {
 
     /** Per key: its partials as {@link KeyedFrame}s. */
     @Override
-    public void saveTo(BiConsumer<Object, Object> out) {
+    public void saveTo(Processor.Context context, BiConsumer<Object, Object> out) {
         Map<Object, ArrayList<KeyedFrame>> byKey = new HashMap<>();
         frames.forEach((frameEnd, frame) -> frame.forEach((key, acc) ->
                 byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new KeyedFrame(frameEnd, key, acc))));

@@ -63,7 +63,7 @@ public final class SlidingWindowP extends AbstractProcessor {
         if (snapshot == null) {
             List<Map.Entry<Object, Object>> entries = new ArrayList<>();
             entries.add(Map.entry(InstanceStateKey.of(PROGRESS, context), new long[] {nextWindowEnd, emittedUpTo}));
-            frames.saveTo((key, value) -> entries.add(Map.entry(key, value)));
+            frames.saveTo(context, (key, value) -> entries.add(Map.entry(key, value)));
             snapshot = Traversers.traverseIterable(entries);
         }
         if (!emitFromTraverserToSnapshot(snapshot)) {

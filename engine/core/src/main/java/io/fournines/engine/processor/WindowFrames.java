@@ -1,5 +1,7 @@
 package io.fournines.engine.processor;
 
+import io.fournines.engine.core.Processor;
+
 import java.util.function.BiConsumer;
 
 import io.fournines.engine.aggregate.AggregateOperation;
@@ -28,10 +30,10 @@ interface WindowFrames {
     void emitAndSlide(long start, long end, long slide, ResultSink out);
 
     /**
-     * Hands the frames to a snapshot: one entry per key (all its frames in one value, so a large
-     * window state makes few, large entries), keyed so that the key's owner restores it.
+     * Hands the frames to a snapshot in few, large entries (a large window state holds millions of
+     * (frame, key) partials), each keyed so that the owner of its keys restores it.
      */
-    void saveTo(BiConsumer<Object, Object> out);
+    void saveTo(Processor.Context context, BiConsumer<Object, Object> out);
 
     /** Takes back an entry {@link #saveTo} made. */
     void restore(Object key, Object value);

@@ -1,6 +1,7 @@
 package io.fournines.engine.snapshot;
 
 import io.fournines.engine.core.BroadcastKey;
+import io.fournines.engine.core.PartitionedKey;
 import io.fournines.engine.execution.Partitioner;
 
 import java.io.ByteArrayOutputStream;
@@ -62,7 +63,8 @@ public final class SnapshotWriter {
         if (sink == null) {
             throw new IllegalStateException("vertex '" + vertex + "' offered to the snapshot outside saveToSnapshot()/snapshotCommitPrepare()");
         }
-        int partition = key instanceof BroadcastKey ? SnapshotStore.BROADCAST_PARTITION : partitioner.partition(key);
+        int partition = key instanceof BroadcastKey ? SnapshotStore.BROADCAST_PARTITION
+                : key instanceof PartitionedKey p ? p.partition() : partitioner.partition(key);
         try {
             Chunk chunk = open.get(partition);
             if (chunk == null) {

@@ -8,6 +8,7 @@ import io.fournines.engine.core.Outbox;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.execution.InboxImpl;
+import io.fournines.engine.execution.Partitioner;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
@@ -74,6 +75,11 @@ class SlidingWindowPTest {
         @Override
         public Counter counter(String name) {
             return new Counter();
+        }
+
+        @Override
+        public int partitionOf(Object key) {
+            return new Partitioner(Partitioner.DEFAULT_PARTITION_COUNT).partition(key);
         }
     }
 
