@@ -30,6 +30,7 @@ TERRAFORM_DIR = REPO_ROOT / "infra" / "terraform" / "aws"
 TFVARS = TERRAFORM_DIR / "fournines.auto.tfvars.json"  # auto-loaded, so a hand-run `terraform destroy` works too
 STATE_DIR = REPO_ROOT / "infra" / ".aws-cluster"
 ROOT_VOLUME_GB = 30
+MAX_MEMBERS = 100  # variable "members" in infra/terraform/aws/variables.tf
 TEARDOWN = (f"Tear the cluster down with: make aws-down   (or: terraform -chdir={TERRAFORM_DIR.relative_to(REPO_ROOT)} "
             "destroy). Every resource is tagged Project=fournines and Stack=<stack> for a manual clean-up.")
 
@@ -58,6 +59,9 @@ class Shape:
 
 
 def shape(members: int, kafka: bool, env=os.environ) -> Shape:
+    if not 1 <= members <= MAX_MEMBERS:
+        raise ClusterRefused(f"cluster.members={members}: an EC2 cluster has 1 to {MAX_MEMBERS} members "
+                             "(infra/terraform/aws/variables.tf, variable members)")
     return Shape(members=members,
                  brokers=_count(env, "BROKERS", 3 if kafka else 0),
                  loadgens=_count(env, "LOADGENS", 1 if kafka else 0),

@@ -9,8 +9,8 @@ from fournines import aws_cluster
 
 def _shape() -> aws_cluster.Shape:
     members = os.environ.get("CLUSTER", "1")
-    if not members.isdigit() or not 1 <= int(members) <= 100:
-        raise aws_cluster.ClusterRefused(f"CLUSTER={members}: must be a whole number of members from 1 to 100")
+    if not members.isdigit():
+        raise aws_cluster.ClusterRefused(f"CLUSTER={members}: must be a whole number of members")
     return aws_cluster.shape(int(members), kafka=False)
 
 
