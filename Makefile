@@ -75,7 +75,7 @@ gate:
 	./fournines gate-ref '$(BASE)' --scenario '$(SCENARIO)' --repeat '$(REPEAT)' --threshold '$(THRESHOLD)' $(bench_overrides)
 
 # EC2 (README, "Running on AWS"). Settings are make variables, which make passes to the environment:
-# CLUSTER, OPERATOR_CIDR, SSH_KEY, AWS_REGION, STACK, MEMBER_TYPE, BROKER_TYPE, LOADGEN_TYPE, BROKERS,
+# CLUSTER, OPERATOR_CIDR, SSH_KEY, AWS_REGION, AWS_AZ, STACK, MEMBER_TYPE, BROKER_TYPE, LOADGEN_TYPE, BROKERS,
 # LOADGENS, COST_OK (scenarios/fournines/aws_cluster.py).
 aws-cost:
 	./fournines aws-cost

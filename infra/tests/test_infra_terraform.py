@@ -52,7 +52,7 @@ def test_every_variable_has_a_type_a_description_and_a_validation(hcl):
 
 def test_the_runner_sets_every_required_variable_and_only_declared_ones(hcl, tmp_path):
     (tmp_path / "id.pub").write_text("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTests tester\n")
-    operator = Operator("us-east-1", "fournines-test", "tester", "203.0.113.7/32", tmp_path / "id")
+    operator = Operator("us-east-1", "", "fournines-test", "tester", "203.0.113.7/32", tmp_path / "id")
     given = set(terraform_variables(Shape(10, 3, 1, "c5.4xlarge", "i3.2xlarge", "c5.4xlarge"), operator))
     declared = set(hcl["variable"])
     required = {name for name, body in hcl["variable"].items() if "default" not in body}

@@ -5,6 +5,7 @@ Settings come from the environment (make passes its command-line variables there
   OPERATOR_CIDR  required: the only source allowed to SSH in, e.g. 203.0.113.7/32
   SSH_KEY        private key whose .pub goes on the hosts (default ~/.ssh/id_ed25519)
   AWS_REGION     default us-east-1 (the price table's region)
+  AWS_AZ         availability zone (default: the region's first)
   STACK          resource names and the Stack tag (default fournines-<user>)
   MEMBER_TYPE, BROKER_TYPE, LOADGEN_TYPE   instance types (c5.4xlarge, i3.2xlarge, c5.4xlarge)
   BROKERS, LOADGENS   host counts (default: 3 and 1 for a Kafka scenario, else 0)
@@ -86,6 +87,7 @@ def _count(env, name: str, default: int) -> int:
 @dataclass(frozen=True)
 class Operator:
     region: str
+    availability_zone: str
     stack: str
     owner: str
     cidr: str
@@ -99,7 +101,7 @@ class Operator:
 def operator(env=os.environ) -> Operator:
     """The operator's settings, checked before anything starts; ClusterRefused names what is missing."""
     user = getpass.getuser()
-    result = Operator(region=env.get("AWS_REGION", "us-east-1"),
+    result = Operator(region=env.get("AWS_REGION", "us-east-1"), availability_zone=env.get("AWS_AZ", ""),
                       stack=env.get("STACK", f"fournines-{re.sub(r'[^a-z0-9-]', '', user.lower())}"[:31]),
                       owner=user, cidr=env.get("OPERATOR_CIDR", ""),
                       ssh_key=Path(env.get("SSH_KEY", "~/.ssh/id_ed25519")).expanduser())
@@ -143,7 +145,7 @@ def confirm(estimate_: Estimate, env=os.environ, stdin=sys.stdin) -> None:
 
 
 def terraform_variables(cluster: Shape, op: Operator) -> dict:
-    return {"region": op.region, "stack": op.stack, "owner": op.owner, "operator_cidr": op.cidr,
+    return {"region": op.region, "availability_zone": op.availability_zone, "stack": op.stack, "owner": op.owner, "operator_cidr": op.cidr,
             "ssh_public_key": op.ssh_public_key.read_text(encoding="utf-8").strip(),
             "members": cluster.members, "brokers": cluster.brokers, "loadgens": cluster.loadgens,
             "member_instance_type": cluster.member_type, "broker_instance_type": cluster.broker_type,

@@ -76,7 +76,7 @@ def estimate(groups: list[HostGroup], region: str, root_volume_gb: int,
         try:
             return prices[(region, item)]
         except KeyError:
-            known = sorted(i for r, i in prices if r == region)
+            known = sorted(i for r, i in prices if r == region and i not in (GP3_GB, PUBLIC_IPV4))
             raise PriceError(f"{PRICE_TABLE}: no price for {why} {item!r} in region {region!r}"
                              + (f"; known there: {', '.join(known)}" if known else
                                 f"; the table covers {', '.join(sorted({r for r, _ in prices}))} only")) from None

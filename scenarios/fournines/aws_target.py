@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path, PurePosixPath
 
+import yaml
+
 from fournines import REPO_ROOT, aws_cluster
 from fournines.aws_inventory import InventoryError, write_inventory
 from fournines.host_context import host_context
@@ -67,18 +69,22 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
         print(f"results: {run_dir}", file=sys.stderr)
         (run_dir / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n", encoding="utf-8")
         flags = jvm_flags(scenario, profile)
+        # member_command resolves its paths on this machine, where /opt/fournines does not exist, so
+        # they stay as given: the paths on the hosts.
         command = member_command(Path(REMOTE_JAR), flags, Path(REMOTE_HOME / "runs" / run_dir.name))
         extra = {"fournines_run_name": run_dir.name, "fournines_scenario": scenario, "fournines_results": str(run_dir),
                  "member_jar": str(jar.resolve()), "member_command": command,
                  "member_cluster_secret": aws_cluster.member_secret()}
-        _playbook("deploy.yml", inventory_path, extra)
         context = host_context()
-        outcome = _follow(scenario, run_dir, inventory_path, extra)
+        outcome = _play_remotely(scenario, run_dir, inventory_path, extra)
         context.update(_remote_host(run_dir))
         return finish(run_dir, scenario, context, flags, command, outcome, profile)
     except (aws_cluster.ClusterFailed, InventoryError, subprocess.CalledProcessError) as e:
         print(f"aws: {e}", file=sys.stderr)
         return EXIT_FAILED
+    except KeyboardInterrupt:  # during terraform, before any member started
+        print("aws: interrupted before the run started", file=sys.stderr)
+        return 130
     finally:
         print(aws_cluster.TEARDOWN, file=sys.stderr)
 
@@ -91,17 +97,21 @@ def _provision(cluster: aws_cluster.Shape, op: aws_cluster.Operator) -> Path:
     return path
 
 
-def _follow(scenario: dict, run_dir: Path, inventory_path: Path, extra: dict) -> Outcome:
-    """start.yml, then member-1 followed like a local member; stop.yml if the run did not end by
-    itself; collect.yml whatever happened."""
+def _play_remotely(scenario: dict, run_dir: Path, inventory_path: Path, extra: dict) -> Outcome:
+    """deploy.yml, start.yml, then member-1 followed like a local member; stop.yml if the run did
+    not end by itself; collect.yml whatever happened."""
     total_s = scenario["warmup_s"] + scenario["duration_s"]
     try:
+        _playbook("deploy.yml", inventory_path, extra)
         _playbook("start.yml", inventory_path, extra)
         display = ProgressDisplay(scenario["name"], total_s)
         outcome = play(_ssh_to_member_1(inventory_path, "sudo", "fournines-follow"), run_dir,
                        run_dir / "member.log", display, total_s)
     except subprocess.CalledProcessError as e:
-        outcome = Outcome("failed", f"start.yml failed (exit {e.returncode})", EXIT_FAILED)
+        outcome = Outcome("failed", f"{Path(e.cmd[-1]).name} failed (exit {e.returncode}); see its output above",
+                          EXIT_FAILED)
+    except KeyboardInterrupt:  # during deploy.yml or start.yml: some members may be up
+        outcome = Outcome("interrupted", "stopped by SIGINT before the run started", 130)
     if outcome.status != "completed":
         _playbook("stop.yml", inventory_path, extra, check=False)
     _playbook("collect.yml", inventory_path, extra, check=False)
@@ -119,8 +129,6 @@ def _remote_host(run_dir: Path) -> dict:
 
 
 def _ssh_to_member_1(inventory_path: Path, *remote: str) -> list[str]:
-    import yaml
-
     inventory = yaml.safe_load(inventory_path.read_text(encoding="utf-8"))["all"]
     host = inventory["children"]["members"]["hosts"]["member-1"]
     options = inventory["vars"]["ansible_ssh_common_args"].split()
