@@ -5,11 +5,13 @@ wrote is checked: the member's systemd unit must start exactly the command line 
 import getpass
 import json
 import os
+import re
 import shlex
 import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 import yaml
@@ -69,17 +71,26 @@ def local_inventory(tmp_path: Path, hosts: dict[str, list[str]]) -> Path:
     return path
 
 
-def play(tmp_path: Path, playbook: str, inventory: Path, variables: dict) -> None:
+def play(tmp_path: Path, playbook: str, inventory: Path, variables: dict) -> str:
+    """Runs the playbook; returns its output."""
     extra = tmp_path / f"{playbook}.vars.json"
     extra.write_text(json.dumps(variables), encoding="utf-8")
     result = subprocess.run([venv_tool("ansible-playbook"), "-i", str(inventory), "-e", f"@{extra}", playbook],
                             cwd=ANSIBLE_DIR, capture_output=True, text=True, env=ansible_env(tmp_path))
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    return result.stdout
+
+
+class Deployed(NamedTuple):
+    root: Path  # the temporary root every path went under
+    scenario: dict
+    command: list[str]  # the member command line the runner made
+    second_run: str  # the output of deploying the same run again
 
 
 @pytest.fixture(scope="module")
 def deployed(tmp_path_factory):
-    """deploy.yml run for real on this machine into a temporary root; returns (root, scenario, command)."""
+    """deploy.yml run for real on this machine into a temporary root, twice."""
     tmp_path = tmp_path_factory.mktemp("deploy")
     root = tmp_path / "root"
     scenario = load_scenario("q5", parse_overrides(["TARGET=aws"]))
@@ -89,14 +100,22 @@ def deployed(tmp_path_factory):
     (tmp_path / "kafka-libs" / "kafka_2.13.jar").write_bytes(b"PK\x05\x06" + bytes(18))
     (tmp_path / "loadgen.jar").write_bytes(b"PK\x05\x06" + bytes(18))
     inventory = local_inventory(tmp_path, {"members": ["member-1"], "brokers": ["broker-1"], "loadgens": ["loadgen-1"]})
-    play(tmp_path, "deploy.yml", inventory, {
+    variables = {
         "fournines_fs_root": str(root), "fournines_apply_system": False, "fournines_user": getpass.getuser(),
         "fournines_run_name": RUN, "fournines_scenario": scenario,
         "member_jar": str(tmp_path / "member.jar"), "member_command": command, "member_cluster_secret": "s" * 64,
         "kafka_libs_dir": str(tmp_path / "kafka-libs"), "kafka_cluster_id": "MkU3OEVBNTcwNTJENDM2Qg",
         "loadgen_jar": str(tmp_path / "loadgen.jar"), "loadgen_command": ["java", "-jar", "/opt/fournines/lib/fournines-loadgen.jar"],
-    })
-    return root, scenario, command
+    }
+    play(tmp_path, "deploy.yml", inventory, variables)
+    return Deployed(root, scenario, command, play(tmp_path, "deploy.yml", inventory, variables))
+
+
+def test_deploying_again_changes_nothing(deployed):
+    """Idempotent roles: a second deploy of the same run restarts nothing (Kafka's handler fires
+    only on a change)."""
+    recap = deployed.second_run.split("PLAY RECAP", 1)[1]
+    assert re.findall(r"changed=(\d+)", recap) == ["0", "0", "0"], recap
 
 
 def unit_value(unit: Path, key: str) -> str:
@@ -106,7 +125,7 @@ def unit_value(unit: Path, key: str) -> str:
 
 
 def test_the_member_unit_starts_the_local_targets_command_line(deployed):
-    root, scenario, command = deployed
+    root, scenario, command = deployed.root, deployed.scenario, deployed.command
     unit = root / "etc/systemd/system/fournines-member.service"
     assert unit_arguments(unit_value(unit, "ExecStart")) == command
     assert "-XX:+UseZGC" in command and "-Xms2g" in command  # q5's GC and JVM flags, via jvm.py
@@ -116,7 +135,7 @@ def test_the_member_unit_starts_the_local_targets_command_line(deployed):
 
 
 def test_the_member_gets_its_scenario_member_list_and_secret(deployed):
-    root, scenario, _ = deployed
+    root, scenario = deployed.root, deployed.scenario
     run_dir = root / "opt/fournines/runs" / RUN
     assert json.loads((run_dir / "scenario.json").read_text()) == scenario
     assert (run_dir / "members.txt").read_text() == "127.0.0.1:5701\n"
@@ -127,14 +146,14 @@ def test_the_member_gets_its_scenario_member_list_and_secret(deployed):
 
 
 def test_the_follow_script_is_executable_shell(deployed):
-    root, _, _ = deployed
+    root = deployed.root
     script = root / "usr/local/bin/fournines-follow"
     assert os.access(script, os.X_OK)
     subprocess.run(["bash", "-n", str(script)], check=True)
 
 
 def test_host_tuning_files(deployed):
-    root, _, _ = deployed
+    root = deployed.root
     assert "server 169.254.169.123 prefer iburst" in (root / "etc/chrony/chrony.conf").read_text()
     limits = (root / "etc/security/limits.d/90-fournines.conf").read_text()
     assert f"{getpass.getuser()} hard nofile 1048576" in limits
@@ -142,7 +161,7 @@ def test_host_tuning_files(deployed):
 
 
 def test_kafka_broker_configuration(deployed):
-    root, _, _ = deployed
+    root = deployed.root
     properties = dict(line.split("=", 1) for line in (root / "opt/fournines/kafka/config/server.properties").read_text().splitlines()
                       if line and not line.startswith("#"))
     assert properties["process.roles"] == "broker,controller"
