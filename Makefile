@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 MVN := mvn -B -q --no-transfer-progress
 
-.PHONY: help test test-java test-python build venv lock jmh idle-cost notebook clean
+.PHONY: help test test-java test-python build venv lock jmh idle-cost notebook clean aws-cost aws-up aws-down
 
 help:
 	@echo "make test     build and run every Java and Python test (installs what it needs)"
@@ -15,6 +15,8 @@ help:
 	@echo "make lock     re-pin requirements.txt from requirements.in"
 	@echo "make bench-<scenario> [RATE=.. DURATION=.. ...]   play scenarios/<scenario>.yaml (see scenarios/README.md)"
 	@echo "make gate BASE=<git ref> [SCENARIO=q5] [REPEAT=3] [THRESHOLD=0.05] [RATE=.. ...]   base vs working tree, interleaved"
+	@echo "make bench-<scenario> TARGET=aws OPERATOR_CIDR=<ip>/32 [CLUSTER=N]   the same on EC2 (README, 'Running on AWS')"
+	@echo "make aws-cost [CLUSTER=N]   estimated hourly cost;  make aws-up / aws-down   start / destroy the EC2 cluster"
 
 # The venv is rebuilt whenever the pinned requirements change.
 venv: $(VENV)/.installed
@@ -40,7 +42,7 @@ test-java:
 	$(MVN) verify
 
 test-python: venv
-	PYTHONPATH=scenarios:analysis $(VENV)/bin/python -m pytest -q analysis scenarios
+	PYTHONPATH=scenarios:analysis $(VENV)/bin/python -m pytest -q analysis scenarios infra
 
 jmh:
 	./fournines jmh $(JMH_ARGS)
@@ -71,3 +73,15 @@ THRESHOLD ?= 0.05
 gate:
 	@test -n '$(BASE)' || { echo "usage: make gate BASE=<git ref> [SCENARIO=q5] [REPEAT=3] [THRESHOLD=0.05] [RATE=.. ...]" >&2; exit 2; }
 	./fournines gate-ref '$(BASE)' --scenario '$(SCENARIO)' --repeat '$(REPEAT)' --threshold '$(THRESHOLD)' $(bench_overrides)
+
+# EC2 (README, "Running on AWS"). Settings are make variables, which make passes to the environment:
+# CLUSTER, OPERATOR_CIDR, SSH_KEY, AWS_REGION, AWS_AZ, STACK, MEMBER_TYPE, BROKER_TYPE, LOADGEN_TYPE, BROKERS,
+# LOADGENS, COST_OK (scenarios/fournines/aws_cluster.py).
+aws-cost:
+	./fournines aws-cost
+
+aws-up:
+	./fournines aws-up
+
+aws-down:
+	./fournines aws-down

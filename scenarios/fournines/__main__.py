@@ -5,6 +5,7 @@ import sys
 import click
 
 from fournines.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
+from fournines.cli_aws import COMMANDS as AWS_COMMANDS
 from fournines.cli_gate_ref import gate_ref
 from fournines.cli_run import run
 from fournines.java_build import ensure_jar
@@ -48,7 +49,7 @@ def _exec_java(args):
     os.execvp("java", ["java", *args])
 
 
-for command in (run, gate_ref, *ANALYSIS_COMMANDS):
+for command in (run, gate_ref, *ANALYSIS_COMMANDS, *AWS_COMMANDS):
     cli.add_command(command)
 
 if __name__ == "__main__":

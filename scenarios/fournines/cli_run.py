@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from fournines import runner
+from fournines import aws_target, runner
 from fournines.overrides import FIELDS, OverrideError, parse_overrides
 
 
@@ -37,4 +37,6 @@ def run(scenario, assignments, check, results_root):
     if check:
         click.echo(f"{scenario}: valid and runnable; member jar {jar}", err=True)
         return
+    if resolved["target"] == "aws":
+        raise SystemExit(aws_target.run(resolved, jar, overrides.profile, results_root))
     raise SystemExit(runner.run(resolved, runner.member_launcher(jar), overrides.profile, results_root))

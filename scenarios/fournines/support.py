@@ -7,7 +7,6 @@ measuring something else.
 # field path -> (what this build supports, why / what is missing)
 SUPPORTED = {
     "engine": ({"fournines"}, "peer engines need their adapters"),
-    "target": ({"local"}, "no EC2 provisioning yet"),
     "cluster.members": ({1}, "one member process until the distributed engine, issue 6"),
     "load.source": ({"in-process"}, "no Kafka source yet"),
     "mode": ({"single"}, "active-active comes with issue 7"),

@@ -16,7 +16,6 @@ def test_every_committed_scenario_runs_on_this_build(name):
     (["SOURCE=kafka"], "field load.source=kafka"),
     (["MODE=active-active", "CLUSTER=2"], "field mode=active-active"),
     (["ENGINE=flink"], "field engine=flink"),
-    (["TARGET=aws"], "field target=aws"),
 ])
 def test_unsupported_fields_are_named(overrides, message):
     problems = unsupported(load_scenario("q5", parse_overrides(overrides)))
