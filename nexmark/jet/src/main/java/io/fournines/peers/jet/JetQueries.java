@@ -51,7 +51,7 @@ final class JetQueries {
             return p;
         }
         StreamStage<Event> events = p.readFrom(PacedJetSource.events(spec, threads, ref))
-                                     .withNativeTimestamps(0)
+                                     .withTimestamps(Event::dateTime, 0)
                                      .filter(e -> counted(ref, e));
         StreamStage<? extends WindowedResult> results = switch (query) {
             case "q5" -> q5(events, parameters);
