@@ -17,7 +17,6 @@ def test_every_committed_scenario_runs_on_this_build(name):
     (["GUARANTEE=exactly-once"], "field guarantee=exactly-once"),
     (["GUARANTEE=at-least-once"], "field guarantee=at-least-once"),
     (["MODE=active-active", "CLUSTER=2"], "field mode=active-active"),
-    (["ENGINE=flink"], "field engine=flink"),
     (["TARGET=aws"], "field target=aws"),
 ])
 def test_unsupported_fields_are_named(overrides, message):

@@ -5,25 +5,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fournines.nexmark.latency.LatencyLog;
 import io.fournines.nexmark.latency.LatencyLogs;
 import io.fournines.nexmark.latency.WindowLatencyRecorder;
-import org.HdrHistogram.Histogram;
+import io.fournines.nexmark.run.MemberJson;
+import io.fournines.nexmark.run.RunSampler;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * One run of a peer engine under the member contract: the engine's job fed by the paced
@@ -40,8 +35,6 @@ public final class DriverRun {
     private final CountDownLatch wake = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopRequested;
-    private final com.sun.management.OperatingSystemMXBean os =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     public DriverRun(DriverScenario scenario, PeerEngine engine, Path dir, PrintStream out) {
         this.scenario = scenario;
@@ -67,18 +60,21 @@ public final class DriverRun {
         RunContext run = null;
         try (PeerEngine.Cluster cluster = engine.start(scenario, dir);
              LatencyLogs logs = LatencyLogs.startUnticked(warmupMillis);
-             PrintWriter throughput = csv("throughput.csv", "time_s,events,events_per_s");
-             PrintWriter cpu = csv("cpu.csv", "time_s,cpu_seconds")) {
+             PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
+             PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
             WindowLatencyRecorder windows = scenario.windowed()
                     ? new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock()) : null;
             run = RunContext.measuring(UUID.randomUUID().toString(), logs.clock(), scenario.windowed() ? null : latency, windows);
             long t0Nanos = System.nanoTime();
-            Sampler sampler = new Sampler(run, t0Nanos, latency, throughput, cpu);
+            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
+                    run::generatedEvents, run::processedEvents, run::behindNanos);
             CompletableFuture<?> job = cluster.submit(scenario, run);
             job.whenComplete((ignored, e) -> wake.countDown());
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
-            for (long tick = 1; ; tick++) {
+            for (long tick = 1; ; tick = Math.max(tick + 1, (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1)) {
+                // A tick missed (the JVM stalled) is skipped, not made up back to back: that would
+                // write intervals of no length, which the .hlog format cannot hold.
                 long due = Math.min(t0Nanos + tick * NANOS_PER_SECOND, endNanos);
                 if (wake.await(due - System.nanoTime(), TimeUnit.NANOSECONDS)) {
                     break;
@@ -127,91 +123,11 @@ public final class DriverRun {
         }
     }
 
-    private PrintWriter csv(String name, String header) throws IOException {
-        PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve(name), StandardCharsets.UTF_8));
-        w.println(header);
-        w.flush();
-        return w;
-    }
-
-    /** One row per second into each CSV and a progress line; the numbers member.json needs. */
-    private final class Sampler {
-        private final RunContext run;
-        private final long t0Nanos;
-        private final LatencyLog latency;
-        private final PrintWriter throughput;
-        private final PrintWriter cpu;
-        private long lastNanos;
-        private long lastGenerated;
-        private long lastProcessed;
-        private long generatedAtWarmupEnd = -1;
-        private long warmupEndNanos;
-        private long generatedAtEnd;
-        private long endNanos;
-
-        Sampler(RunContext run, long t0Nanos, LatencyLog latency, PrintWriter throughput, PrintWriter cpu) {
-            this.run = run;
-            this.t0Nanos = t0Nanos;
-            this.latency = latency;
-            this.throughput = throughput;
-            this.cpu = cpu;
-            this.lastNanos = t0Nanos;
-        }
-
-        void sample() {
-            long now = System.nanoTime();
-            long generated = run.generatedEvents();
-            long processed = run.processedEvents();
-            double elapsed = (now - t0Nanos) / 1e9;
-            double interval = Math.max((now - lastNanos) / 1e9, 1e-9);
-            // An interval belongs to the warm-up if it started in it, as in the .hlog's tags.
-            boolean warmup = (lastNanos - t0Nanos) / 1e9 < scenario.warmupSeconds() - 1e-3;
-            if (!warmup && generatedAtWarmupEnd < 0) {
-                generatedAtWarmupEnd = lastGenerated;
-                warmupEndNanos = lastNanos;
-            }
-            throughput.printf(Locale.ROOT, "%.3f,%d,%.1f%n", elapsed, processed, (processed - lastProcessed) / interval);
-            throughput.flush();
-            cpu.printf(Locale.ROOT, "%.3f,%.3f%n", elapsed, os.getProcessCpuTime() / 1e9);
-            cpu.flush();
-            Histogram last = latency.lastInterval();
-            boolean any = last != null && last.getTotalCount() > 0;
-            out.printf(Locale.ROOT, "{\"type\":\"progress\",\"elapsed_s\":%.3f,\"phase\":\"%s\",\"target_rate\":%d,\"achieved_rate\":%.1f,"
-                            + "\"p99_us\":%s,\"p9999_us\":%s,\"behind_ms\":%.3f}%n",
-                    elapsed, warmup ? "warmup" : "measure", scenario.rate(), (generated - lastGenerated) / interval,
-                    any ? Long.toString(last.getValueAtPercentile(99)) : "null",
-                    any ? Long.toString(last.getValueAtPercentile(99.99)) : "null",
-                    run.behindNanos() / 1e6);
-            out.flush();
-            lastNanos = now;
-            lastGenerated = generated;
-            lastProcessed = processed;
-            generatedAtEnd = generated;
-            endNanos = now;
-        }
-
-        double achievedRate() {
-            if (generatedAtWarmupEnd < 0 || endNanos <= warmupEndNanos) {
-                return 0;
-            }
-            return (generatedAtEnd - generatedAtWarmupEnd) / ((endNanos - warmupEndNanos) / 1e9);
-        }
-    }
-
-    private void writeMemberJson(LatencyLogs logs, RunContext run, Sampler sampler, WindowLatencyRecorder windows, LatencyLog latency,
+    private void writeMemberJson(LatencyLogs logs, RunContext run, RunSampler sampler, WindowLatencyRecorder windows, LatencyLog latency,
                                  Map<String, Object> facts) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        ObjectNode m = json.createObjectNode();
-        long startMicros = logs.startMicros();
-        m.put("started_at", Instant.ofEpochSecond(startMicros / 1_000_000, (startMicros % 1_000_000) * 1_000).toString());
-        m.put("events_generated", run.generatedEvents());
-        m.put("events_processed", run.processedEvents());
-        m.put("late_events", run.lateEvents());
-        m.put("dropped_events", 0);
-        m.put("achieved_rate", sampler.achievedRate());
-        m.put("jdk", System.getProperty("java.runtime.version"));
-        m.put("gc", ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).collect(Collectors.joining(", ")));
-        m.putPOJO("jvm_flags", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        ObjectNode m = MemberJson.contractFields(json, logs.startMicros(), run.generatedEvents(), run.processedEvents(), run.lateEvents(),
+                sampler.achievedRate());
         m.put("engine", engine.name());
         m.put("query", scenario.query());
         m.put("threads", scenario.threads());
