@@ -102,17 +102,7 @@ final class MemberRun {
             RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
                     monitor::emitted, processed::sum, monitor::lagNanos);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
-            for (long tick = 1; ; tick++) {
-                long due = Math.min(t0Nanos + tick * NANOS_PER_SECOND, endNanos);
-                if (wake.await(due - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-                    break;
-                }
-                logs.writeIntervals();
-                sampler.sample();
-                if (due >= endNanos) {
-                    break;
-                }
-            }
+            sampler.everySecondUntil(endNanos, logs, wake);
             Throwable failure = failureOf(job);
             job.cancel();
             awaitEnd(job);

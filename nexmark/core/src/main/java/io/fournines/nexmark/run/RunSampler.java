@@ -1,6 +1,7 @@
 package io.fournines.nexmark.run;
 
 import io.fournines.nexmark.latency.LatencyLog;
+import io.fournines.nexmark.latency.LatencyLogs;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -11,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -19,6 +22,7 @@ import java.util.function.LongSupplier;
  * by the reference member and the peer-engine members, so every engine is sampled alike.
  */
 public final class RunSampler {
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -67,6 +71,28 @@ public final class RunSampler {
         w.println(header);
         w.flush();
         return w;
+    }
+
+    /**
+     * Each second of the run until {@code endNanos}: one latency interval in every log of
+     * {@code logs}, then one {@link #sample()}; returns early when {@code wake} opens (the job
+     * ended, or a stop was asked for). A second missed (the JVM stalled) is skipped, not made up
+     * back to back: that would write intervals of no length, which the .hlog format cannot hold.
+     *
+     * @return true when woken before the end
+     */
+    public boolean everySecondUntil(long endNanos, LatencyLogs logs, CountDownLatch wake) throws InterruptedException {
+        for (long tick = 1; ; tick = Math.max(tick + 1, (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1)) {
+            long due = Math.min(t0Nanos + tick * NANOS_PER_SECOND, endNanos);
+            if (wake.await(due - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                return true;
+            }
+            logs.writeIntervals();
+            sample();
+            if (due >= endNanos) {
+                return false;
+            }
+        }
     }
 
     public void sample() {

@@ -72,19 +72,7 @@ public final class DriverRun {
             CompletableFuture<?> job = cluster.submit(scenario, run);
             job.whenComplete((ignored, e) -> wake.countDown());
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
-            for (long tick = 1; ; tick = Math.max(tick + 1, (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1)) {
-                // A tick missed (the JVM stalled) is skipped, not made up back to back: that would
-                // write intervals of no length, which the .hlog format cannot hold.
-                long due = Math.min(t0Nanos + tick * NANOS_PER_SECOND, endNanos);
-                if (wake.await(due - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-                    break;
-                }
-                logs.writeIntervals();
-                sampler.sample();
-                if (due >= endNanos) {
-                    break;
-                }
-            }
+            sampler.everySecondUntil(endNanos, logs, wake);
             Throwable failure = failureOf(job);
             Map<String, Object> facts = cluster.facts();
             if (failure != null) {

@@ -55,11 +55,12 @@ public final class PacedSlice {
                 break;
             }
             long scheduledEpochNanos = origin[1] + offset;
+            run.generated(1); // before handing it over: an engine may process it before emit returns
             emitter.emit(generator.event(next, Math.floorDiv(scheduledEpochNanos, 1_000_000L)), scheduledEpochNanos);
             next += count;
             emitted++;
         }
-        run.generated(index, emitted, next < limit ? Math.max(0, now - (origin[0] + schedule.offsetNanos(next))) : 0);
+        run.behind(index, next < limit ? Math.max(0, now - (origin[0] + schedule.offsetNanos(next))) : 0);
         return emitted;
     }
 

@@ -102,8 +102,11 @@ public final class RunContext {
         return o;
     }
 
-    void generated(int sourceInstance, int events, long behindNanos) {
+    void generated(int events) {
         generated.add(events);
+    }
+
+    void behind(int sourceInstance, long behindNanos) {
         lagNanos.lazySet(sourceInstance, behindNanos);
     }
 
