@@ -28,9 +28,12 @@ def test_a_query_a_peer_cannot_run_is_refused_by_name(engine):
     assert problems == [f"engine {engine} cannot run query q13: its adapter runs q1, q2, q5, q7, q8"]
 
 
-def test_peers_read_the_in_process_generator_only():
-    problems = unsupported(load_scenario("q5", parse_overrides(["ENGINE=jet", "SOURCE=kafka"])))
-    assert "engine jet reads the in-process generator only; field load.source=kafka" in problems
+@pytest.mark.parametrize("override, message", [
+    ("SOURCE=kafka", "engine jet runs with load.source=in-process only; field load.source=kafka"),
+    ("GUARANTEE=exactly-once", "engine jet runs with guarantee=none only; field guarantee=exactly-once"),
+])
+def test_peers_run_with_the_in_process_generator_and_no_guarantee(override, message):
+    assert message in unsupported(load_scenario("q5", parse_overrides(["ENGINE=jet", override])))
 
 
 def test_every_engine_names_a_module_with_a_pom():
