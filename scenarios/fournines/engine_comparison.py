@@ -15,6 +15,8 @@ from pathlib import Path
 from fournines import runner
 from fournines.overrides import Override, Overrides
 from fournines.results_folder import new_results_folder
+from fournines.scenario import ScenarioError, load_scenario
+from fournines.support import unsupported
 
 
 def split_engines(overrides: Overrides) -> tuple[list[str], Overrides]:
@@ -30,17 +32,19 @@ def split_engines(overrides: Overrides) -> tuple[list[str], Overrides]:
 
 
 def prepare_all(ref: str, engines: list[str], overrides: Overrides) -> list[tuple[dict, Path]]:
-    """Each engine's resolved scenario and built member; RunRefused with every engine's problems."""
-    prepared, refusals = [], []
-    for engine in engines:
-        with_engine = Overrides((*overrides.fields, Override("ENGINE", engine)), overrides.profile)
+    """Each engine's resolved scenario and built member; RunRefused with every engine's problems,
+    found before any member is built."""
+    per_engine = [Overrides((*overrides.fields, Override("ENGINE", e)), overrides.profile) for e in engines]
+    refusals = []
+    for engine, engine_overrides in zip(engines, per_engine):
         try:
-            prepared.append(runner.prepare(ref, with_engine))
-        except runner.RunRefused as e:
-            refusals.append(f"[ENGINE={engine}] {e}")
+            problems = unsupported(load_scenario(ref, engine_overrides))
+        except ScenarioError as e:
+            problems = [str(e)]
+        refusals += [f"[ENGINE={engine}] {ref}: {p}" for p in problems]
     if refusals:
         raise runner.RunRefused("\n".join(refusals))
-    return prepared
+    return [runner.prepare(ref, engine_overrides) for engine_overrides in per_engine]
 
 
 def run_all(prepared: list[tuple[dict, Path]], profile: bool, results_root: Path = runner.RESULTS_ROOT) -> int:
