@@ -9,6 +9,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -64,6 +65,7 @@ public final class FlinkEngine implements PeerEngine {
     static MiniCluster startCluster(int slots, Path tmp) throws Exception {
         Configuration conf = new Configuration();
         conf.set(CoreOptions.TMP_DIRS, tmp.toString());
+        conf.set(WebOptions.UPLOAD_DIR, tmp.toString());
         conf.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
