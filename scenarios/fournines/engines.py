@@ -32,9 +32,11 @@ def engine_problems(scenario: dict) -> list[str]:
         problems.append(f"engine {engine.name} cannot run query {query}: its adapter runs "
                         f"{', '.join(sorted(engine.queries, key=lambda q: int(q[1:])))}")
     if engine.name != "fournines":
-        # The adapters run the engines as the paper's comparison does: in-process load, no snapshots.
+        # The adapters run the engines as the paper's comparison does: in-process load, no snapshots,
+        # on this machine.
         for path, value, allowed in (("load.source", scenario["load"]["source"], "in-process"),
-                                     ("guarantee", scenario["guarantee"], "none")):
+                                     ("guarantee", scenario["guarantee"], "none"),
+                                     ("target", scenario["target"], "local")):
             if value != allowed:
                 problems.append(f"engine {engine.name} runs with {path}={allowed} only; field {path}={value}")
     return problems

@@ -31,6 +31,7 @@ def test_a_query_a_peer_cannot_run_is_refused_by_name(engine):
 @pytest.mark.parametrize("override, message", [
     ("SOURCE=kafka", "engine jet runs with load.source=in-process only; field load.source=kafka"),
     ("GUARANTEE=exactly-once", "engine jet runs with guarantee=none only; field guarantee=exactly-once"),
+    ("TARGET=aws", "engine jet runs with target=local only; field target=aws"),
 ])
 def test_peers_run_with_the_in_process_generator_and_no_guarantee(override, message):
     assert message in unsupported(load_scenario("q5", parse_overrides(["ENGINE=jet", override])))
