@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from fournines import aws_target, runner
+from fournines import aws_target, engine_comparison, runner
 from fournines.overrides import FIELDS, OverrideError, parse_overrides
 
 
@@ -16,6 +16,9 @@ HELP = f"""Play SCENARIO (a name in scenarios/ or a .yaml path) and write its re
 
 KEY=VALUE pairs override scenario fields; the keys are the Make variables of `make bench-<scenario>`:
 {", ".join(f"{key} ({path})" for key, path in FIELDS.items())}. PROFILE=1 records a JFR profile.
+
+ENGINE=fournines,jet,flink runs the scenario on each engine in turn and compares them (ratios against
+the first).
 
 Example: ./fournines run q5 RATE=200000 DURATION=20s
 """
@@ -29,11 +32,19 @@ Example: ./fournines run q5 RATE=200000 DURATION=20s
               show_default="results/", help="Where the run's results folder is made.")
 def run(scenario, assignments, check, results_root):
     try:
-        overrides = parse_overrides(assignments)
-        resolved, jar = runner.prepare(scenario, overrides)
+        engines, overrides = engine_comparison.split_engines(parse_overrides(assignments))
+        if engines:
+            prepared = engine_comparison.prepare_all(scenario, engines, overrides)
+        else:
+            resolved, jar = runner.prepare(scenario, overrides)
     except (OverrideError, runner.RunRefused) as e:
         click.echo(str(e), err=True)
         raise SystemExit(runner.EXIT_BAD_REQUEST)
+    if engines:
+        if check:
+            click.echo(f"{scenario}: valid and runnable on {', '.join(engines)}", err=True)
+            return
+        raise SystemExit(engine_comparison.run_all(prepared, overrides.profile, results_root))
     if check:
         click.echo(f"{scenario}: valid and runnable; member jar {jar}", err=True)
         return

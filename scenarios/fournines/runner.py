@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fournines import REPO_ROOT
+from fournines.engines import ENGINES
 from fournines.host_context import host_context
 from fournines.java_build import ensure_jar
 from fournines.jvm import PROFILE_FILE, jvm_flags, member_command
@@ -25,8 +26,6 @@ from fournines.run_record import MemberReportError, assemble, read_member_report
 from fournines.scenario import ScenarioError, load_scenario
 from fournines.support import unsupported
 
-MEMBER_MODULE, MEMBER_JAR = "engine/member", "fournines-member.jar"
-
 EXIT_BAD_REQUEST = 2
 
 
@@ -35,7 +34,7 @@ class RunRefused(Exception):
 
 
 def prepare(ref: str, overrides: Overrides) -> tuple[dict, Path]:
-    """The resolved scenario and the member jar, built if stale; RunRefused if it cannot run."""
+    """The resolved scenario and its engine's member jar, built if stale; RunRefused if it cannot run."""
     try:
         scenario = load_scenario(ref, overrides)
     except ScenarioError as e:
@@ -45,13 +44,14 @@ def prepare(ref: str, overrides: Overrides) -> tuple[dict, Path]:
         raise RunRefused("\n".join(f"{ref}: {p}" for p in problems))
     if shutil.which("java") is None:
         raise RunRefused("java: not found on PATH; the member needs a JDK 17 or newer")
-    if not (REPO_ROOT / MEMBER_MODULE / "pom.xml").is_file():
-        raise RunRefused(f"{MEMBER_MODULE}: the member process is not in this checkout yet "
-                         f"(the runner starts {MEMBER_MODULE}/target/{MEMBER_JAR})")
+    engine = ENGINES[scenario["engine"]]
+    if not (REPO_ROOT / engine.module / "pom.xml").is_file():
+        raise RunRefused(f"{engine.module}: the member process is not in this checkout yet "
+                         f"(the runner starts {engine.module}/target/{engine.jar})")
     try:
-        jar = ensure_jar(MEMBER_MODULE, MEMBER_JAR)
+        jar = ensure_jar(engine.module, engine.jar)
     except subprocess.CalledProcessError as e:
-        raise RunRefused(f"building {MEMBER_MODULE} failed (exit {e.returncode}); see Maven's output above") from None
+        raise RunRefused(f"building {engine.module} failed (exit {e.returncode}); see Maven's output above") from None
     return scenario, jar
 
 
@@ -61,9 +61,10 @@ def member_launcher(jar: Path) -> Callable[[list[str], Path], list[str]]:
 
 
 def run(scenario: dict, launcher: Callable[[list[str], Path], list[str]], profile: bool,
-        results_root: Path = RESULTS_ROOT) -> int:
-    """Plays a prepared scenario with the member `launcher` starts; returns the exit code."""
-    run_dir = new_results_folder(scenario["name"], results_root)
+        results_root: Path = RESULTS_ROOT, run_dir: Path | None = None) -> int:
+    """Plays a prepared scenario with the member `launcher` starts; returns the exit code. The
+    results go to `run_dir` if given (an existing empty folder), else to a new folder in `results_root`."""
+    run_dir = run_dir or new_results_folder(scenario["name"], results_root)
     print(f"results: {run_dir}", file=sys.stderr)
     (run_dir / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n", encoding="utf-8")
     flags = jvm_flags(scenario, profile)

@@ -1,12 +1,12 @@
 """What this build can run. The schema already accepts what later issues add (clusters, faults,
-guarantees, active-active, Kafka, peer engines, AWS), so scenarios can be written for them now; until
+guarantees, active-active, Kafka, AWS), so scenarios can be written for them now; until
 the engine does it, running such a scenario stops before anything starts instead of quietly
 measuring something else.
 """
+from fournines.engines import engine_problems
 
 # field path -> (what this build supports, why / what is missing)
 SUPPORTED = {
-    "engine": ({"fournines"}, "peer engines need their adapters"),
     "cluster.members": ({1}, "one member process until the distributed engine, issue 6"),
     "load.source": ({"in-process"}, "no Kafka source yet"),
     "mode": ({"single"}, "active-active comes with issue 7"),
@@ -14,13 +14,15 @@ SUPPORTED = {
 
 
 def unsupported(scenario: dict) -> list[str]:
-    """One message per field this build cannot honour; empty if it can run the scenario."""
+    """One message per field this build cannot honour (or its engine cannot: engines.py); empty if it
+    can run the scenario."""
     messages = []
     for path, (values, why) in SUPPORTED.items():
         value = _get(scenario, path)
         if value not in values:
             allowed = ", ".join(sorted(map(str, values)))
             messages.append(f"not supported yet by this build: field {path}={value} ({why}; supported: {allowed})")
+    messages += engine_problems(scenario)
     if scenario["faults"]:
         messages.append(f"not supported yet by this build: field faults ({len(scenario['faults'])} given; "
                         "fault injection comes with issue 7; supported: none)")

@@ -22,18 +22,15 @@ import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.query.NexmarkQuery;
 import io.fournines.nexmark.query.PerEventQuery;
 import io.fournines.nexmark.query.Queries;
-import org.HdrHistogram.Histogram;
+import io.fournines.nexmark.run.MemberJson;
+import io.fournines.nexmark.run.RunSampler;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -42,7 +39,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Collectors;
 
 /**
  * One run of the member: the scenario's query on an in-process engine, fed by the open-loop NEXMark
@@ -67,8 +63,6 @@ final class MemberRun {
     /** Events that reached the query's first stage (counted there, fused into it). */
     private final LongAdder processed = new LongAdder();
     private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
-    private final com.sun.management.OperatingSystemMXBean os =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     MemberRun(Scenario scenario, Path dir, PrintStream out) {
         this.scenario = scenario;
@@ -95,8 +89,8 @@ final class MemberRun {
         long warmupMillis = Math.round(scenario.warmupSeconds() * 1_000);
         try (LatencyLogs logs = LatencyLogs.startUnticked(warmupMillis);
              Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(scenario.threads()));
-             PrintWriter throughput = csv("throughput.csv", "time_s,events,events_per_s");
-             PrintWriter cpu = csv("cpu.csv", "time_s,cpu_seconds")) {
+             PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
+             PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
             WindowLatencyRecorder windows = null;
             Pipeline pipeline = Pipeline.create();
@@ -111,19 +105,10 @@ final class MemberRun {
             Job job = engine.newJob(pipeline, jobConfig());
             job.future().whenComplete((ignored, failure) -> wake.countDown());
 
-            Sampler sampler = new Sampler(t0Nanos, latency, throughput, cpu);
+            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
+                    monitor::emitted, processed::sum, monitor::lagNanos);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
-            for (long tick = 1; ; tick++) {
-                long due = Math.min(t0Nanos + tick * NANOS_PER_SECOND, endNanos);
-                if (wake.await(due - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-                    break;
-                }
-                logs.writeIntervals();
-                sampler.sample();
-                if (due >= endNanos) {
-                    break;
-                }
-            }
+            sampler.everySecondUntil(endNanos, logs, wake);
             Throwable failure = failureOf(job);
             job.cancel();
             awaitEnd(job);
@@ -217,103 +202,19 @@ final class MemberRun {
         }
     }
 
-    private PrintWriter csv(String name, String header) throws IOException {
-        PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve(name), StandardCharsets.UTF_8));
-        w.println(header);
-        w.flush();
-        return w;
-    }
-
-    /** The once-a-second samples: CSV rows and the progress line, all from the same instant. */
-    private final class Sampler {
-        private final long t0Nanos;
-        private final LatencyLog latency;
-        private final PrintWriter throughput;
-        private final PrintWriter cpu;
-        private long lastNanos;
-        private long lastGenerated;
-        private long lastProcessed;
-        /** Events generated and time when the warm-up ended; -1 before. */
-        private long generatedAtWarmupEnd = -1;
-        private long warmupEndNanos;
-        private long generatedAtEnd;
-        private long endNanos;
-
-        Sampler(long t0Nanos, LatencyLog latency, PrintWriter throughput, PrintWriter cpu) {
-            this.t0Nanos = t0Nanos;
-            this.latency = latency;
-            this.throughput = throughput;
-            this.cpu = cpu;
-            this.lastNanos = t0Nanos;
-        }
-
-        void sample() {
-            long now = System.nanoTime();
-            long generated = monitor.emitted();
-            long processedNow = processed.sum();
-            double elapsed = (now - t0Nanos) / 1e9;
-            double interval = Math.max((now - lastNanos) / 1e9, 1e-9);
-            // An interval belongs to the warm-up if it started in it, as in the .hlog's tags.
-            boolean warmup = (lastNanos - t0Nanos) / 1e9 < scenario.warmupSeconds() - 1e-3;
-            if (!warmup && generatedAtWarmupEnd < 0) {
-                generatedAtWarmupEnd = lastGenerated;
-                warmupEndNanos = lastNanos;
-            }
-            throughput.printf(Locale.ROOT, "%.3f,%d,%.1f%n", elapsed, processedNow, (processedNow - lastProcessed) / interval);
-            throughput.flush();
-            cpu.printf(Locale.ROOT, "%.3f,%.3f%n", elapsed, os.getProcessCpuTime() / 1e9);
-            cpu.flush();
-            Histogram last = latency.lastInterval();
-            boolean any = last != null && last.getTotalCount() > 0;
-            out.printf(Locale.ROOT, "{\"type\":\"progress\",\"elapsed_s\":%.3f,\"phase\":\"%s\",\"target_rate\":%s,\"achieved_rate\":%.1f,"
-                            + "\"p99_us\":%s,\"p9999_us\":%s,\"behind_ms\":%.3f}%n",
-                    elapsed, warmup ? "warmup" : "measure", number(scenario.rate()), (generated - lastGenerated) / interval,
-                    any ? Long.toString(last.getValueAtPercentile(99)) : "null",
-                    any ? Long.toString(last.getValueAtPercentile(99.99)) : "null",
-                    monitor.lagNanos() / 1e6);
-            out.flush();
-            lastNanos = now;
-            lastGenerated = generated;
-            lastProcessed = processedNow;
-            generatedAtEnd = generated;
-            endNanos = now;
-        }
-
-        /** Events/s the generator sent over the measurement (after the warm-up). */
-        double achievedRate() {
-            if (generatedAtWarmupEnd < 0 || endNanos <= warmupEndNanos) {
-                return 0;
-            }
-            return (generatedAtEnd - generatedAtWarmupEnd) / ((endNanos - warmupEndNanos) / 1e9);
-        }
-    }
-
     private static long sumOf(Map<String, Long> metrics, String suffix) {
         return metrics.entrySet().stream().filter(e -> e.getKey().endsWith(suffix)).mapToLong(Map.Entry::getValue).sum();
     }
 
-    private static String number(double value) {
-        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
-    }
-
-    private void writeMemberJson(LatencyLogs logs, Sampler sampler, WindowLatencyRecorder windows, LatencyLog latency,
+    private void writeMemberJson(LatencyLogs logs, RunSampler sampler, WindowLatencyRecorder windows, LatencyLog latency,
                                  Job job) throws IOException {
         Map<String, Long> jobMetrics = job.metrics();
         ObjectMapper json = new ObjectMapper();
-        ObjectNode m = json.createObjectNode();
-        long startMicros = logs.startMicros();
-        m.put("started_at", Instant.ofEpochSecond(startMicros / 1_000_000, (startMicros % 1_000_000) * 1_000).toString());
-        m.put("events_generated", monitor.emitted());
-        m.put("events_processed", processed.sum());
         // Events behind the watermark, dropped by a window's first stage; and partial aggregates
         // dropped by its second stage because their window had already been emitted.
-        m.put("late_events", sumOf(jobMetrics, ".lateItems"));
+        ObjectNode m = MemberJson.contractFields(json, logs.startMicros(), monitor.emitted(), processed.sum(),
+                sumOf(jobMetrics, ".lateItems"), sampler.achievedRate());
         m.put("late_window_partials", sumOf(jobMetrics, ".lateFrames"));
-        m.put("dropped_events", 0);
-        m.put("achieved_rate", sampler.achievedRate());
-        m.put("jdk", System.getProperty("java.runtime.version"));
-        m.put("gc", ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).collect(Collectors.joining(", ")));
-        m.putPOJO("jvm_flags", ManagementFactory.getRuntimeMXBean().getInputArguments());
         m.put("query", scenario.query());
         m.put("threads", scenario.threads());
         m.put("throughput_counts", "events reaching the query's first stage");

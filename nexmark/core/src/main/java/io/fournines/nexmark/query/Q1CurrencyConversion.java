@@ -7,12 +7,12 @@ import io.fournines.nexmark.model.Event;
 public final class Q1CurrencyConversion extends SelectionQuery<EuroBid> {
 
     @Override
-    boolean selects(Event event) {
+    public boolean selects(Event event) {
         return event instanceof Bid;
     }
 
     @Override
-    EuroBid result(Event event) {
+    public EuroBid result(Event event) {
         Bid bid = (Bid) event;
         return new EuroBid(bid.auction(), bid.bidder(), bid.price() * 89 / 100, bid.dateTime());
     }

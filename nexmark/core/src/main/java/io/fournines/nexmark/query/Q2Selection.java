@@ -16,12 +16,12 @@ public final class Q2Selection extends SelectionQuery<AuctionPrice> {
     }
 
     @Override
-    boolean selects(Event event) {
+    public boolean selects(Event event) {
         return event instanceof Bid bid && bid.auction() % auctionSkip == 0;
     }
 
     @Override
-    AuctionPrice result(Event event) {
+    public AuctionPrice result(Event event) {
         Bid bid = (Bid) event;
         return new AuctionPrice(bid.auction(), bid.price());
     }

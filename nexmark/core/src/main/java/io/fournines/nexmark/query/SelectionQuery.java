@@ -10,12 +10,12 @@ import java.util.function.Function;
  * A per-event query that keeps some events and maps each kept one to a result: one filter and one
  * map, which the planner fuses into a single vertex.
  */
-abstract class SelectionQuery<R> implements PerEventQuery<R> {
+public abstract class SelectionQuery<R> implements PerEventQuery<R> {
 
-    abstract boolean selects(Event event);
+    public abstract boolean selects(Event event);
 
     /** Called only for events {@link #selects} keeps. */
-    abstract R result(Event event);
+    public abstract R result(Event event);
 
     @Override
     public final <T, O> StreamStage<O> attach(StreamStage<T> items, Function<? super T, ? extends Event> eventOf,

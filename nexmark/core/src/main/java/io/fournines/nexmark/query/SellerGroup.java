@@ -11,14 +11,15 @@ import java.util.function.BiFunction;
 /**
  * The person events and auction events of one person id (the auctions they sell): Q3's join state
  * and Q8's per-window accumulator. Every person event pairs with every auction event, because with
- * recycled ids several person events may carry the same id.
+ * recycled ids several person events may carry the same id. Public so the Jet adapter's Q8 uses the
+ * same accumulator.
  */
-final class SellerGroup {
+public final class SellerGroup {
 
     private final List<Person> persons = new ArrayList<>();
     private final List<Auction> auctions = new ArrayList<>();
 
-    void add(Event event) {
+    public void add(Event event) {
         if (event instanceof Person p) {
             persons.add(p);
         } else {
@@ -26,13 +27,13 @@ final class SellerGroup {
         }
     }
 
-    void addAll(SellerGroup other) {
+    public void addAll(SellerGroup other) {
         persons.addAll(other.persons);
         auctions.addAll(other.auctions);
     }
 
     /** Every (person, auction) pair, made into a result. */
-    <R> List<R> pairs(BiFunction<? super Person, ? super Auction, ? extends R> pairFn) {
+    public <R> List<R> pairs(BiFunction<? super Person, ? super Auction, ? extends R> pairFn) {
         List<R> out = new ArrayList<>(persons.size() * auctions.size());
         for (Person p : persons) {
             for (Auction a : auctions) {

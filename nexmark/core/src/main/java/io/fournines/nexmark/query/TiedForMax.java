@@ -9,9 +9,10 @@ import java.util.function.ToLongFunction;
 /**
  * Accumulator of "every item tied for the highest value" (Q5's hot items, Q7's highest bids): the
  * highest value so far and the items that have it. Ties are the point of these queries, so a
- * single-winner max would be wrong.
+ * single-winner max would be wrong. Public so the peer-engine adapters keep the same accumulator
+ * in their own window operators.
  */
-final class TiedForMax<T> {
+public final class TiedForMax<T> {
 
     private long max;
     private final List<T> items = new ArrayList<>();
@@ -20,10 +21,10 @@ final class TiedForMax<T> {
         return AggregateOperation.of(TiedForMax::new,
                 (TiedForMax<T> acc, T item) -> acc.offer(valueFn.applyAsLong(item), item),
                 TiedForMax::combine,
-                acc -> List.copyOf(acc.items));
+                TiedForMax::items);
     }
 
-    private void offer(long value, T item) {
+    public void offer(long value, T item) {
         if (items.isEmpty() || value > max) {
             items.clear();
             max = value;
@@ -33,7 +34,7 @@ final class TiedForMax<T> {
         items.add(item);
     }
 
-    private void combine(TiedForMax<T> other) {
+    public void combine(TiedForMax<T> other) {
         if (other.items.isEmpty()) {
             return;
         }
@@ -44,5 +45,10 @@ final class TiedForMax<T> {
             return;
         }
         items.addAll(other.items);
+    }
+
+    /** The items tied for the highest value, in the order they were offered. */
+    public List<T> items() {
+        return List.copyOf(items);
     }
 }

@@ -1,0 +1,175 @@
+package io.fournines.nexmark.driver;
+
+import io.fournines.nexmark.latency.EpochClock;
+import io.fournines.nexmark.latency.LatencyLog;
+import io.fournines.nexmark.latency.WindowLatencyRecorder;
+import io.fournines.nexmark.query.WindowedResult;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * The state one run shares between the driver and the engine's sources and sinks in this JVM.
+ * Jet and Flink serialize a job's functions and build them again inside the engine, so a source or
+ * sink cannot hold the recorder itself: it carries the run's id and looks the run up here.
+ *
+ * <p>Sources report what they generate and how far behind they are; sinks hand over results
+ * (latency recorded against the scheduled time or the window end) and watermarks (window
+ * completion, once every sink instance has passed a window's end).
+ */
+public final class RunContext {
+
+    private static final int MAX_SOURCE_INSTANCES = 1024;
+    private static final Map<String, RunContext> RUNS = new ConcurrentHashMap<>();
+
+    private final String id;
+    private final EpochClock clock;
+    private final LatencyLog perEvent;
+    private final WindowLatencyRecorder windows;
+    private final Consumer<Object> results;
+    private final AtomicReference<long[]> origin = new AtomicReference<>();
+    private final LongAdder generated = new LongAdder();
+    private final LongAdder processed = new LongAdder();
+    private final LongAdder late = new LongAdder();
+    private final AtomicLongArray lagNanos = new AtomicLongArray(MAX_SOURCE_INSTANCES);
+    private final AtomicReference<SinkWatermarks> sinkWatermarks = new AtomicReference<>();
+
+    private RunContext(String id, EpochClock clock, LatencyLog perEvent, WindowLatencyRecorder windows, Consumer<Object> results) {
+        this.id = id;
+        this.clock = clock;
+        this.perEvent = perEvent;
+        this.windows = windows;
+        this.results = results;
+    }
+
+    /** A measured run: per-event latency into {@code perEvent}, or window latency into {@code windows}. */
+    public static RunContext measuring(String id, EpochClock clock, LatencyLog perEvent, WindowLatencyRecorder windows) {
+        return register(new RunContext(id, clock, perEvent, windows, null));
+    }
+
+    /**
+     * A run whose results go to {@code results} (a bounded test input); nothing is recorded. The
+     * schedule starts at {@code startEpochNanos}: in the past, every event is due at once and the
+     * run takes no longer than the engine needs.
+     */
+    public static RunContext collecting(String id, Consumer<Object> results, long startEpochNanos) {
+        RunContext run = new RunContext(id, EpochClock.system(), null, null, results);
+        run.origin.set(new long[] {System.nanoTime() - (run.clock.nowMicros() * 1_000 - startEpochNanos), startEpochNanos});
+        return register(run);
+    }
+
+    private static RunContext register(RunContext run) {
+        if (RUNS.putIfAbsent(run.id, run) != null) {
+            throw new IllegalStateException("a run with id " + run.id + " is already registered");
+        }
+        return run;
+    }
+
+    /** The run of a job's source or sink; fails if the run has ended. */
+    public static RunContext of(String id) {
+        RunContext run = RUNS.get(id);
+        if (run == null) {
+            throw new IllegalStateException("no run " + id + " in this JVM (ended, or the job runs in another process)");
+        }
+        return run;
+    }
+
+    /** Forgets the run; its sources and sinks must have stopped. */
+    public void unregister() {
+        RUNS.remove(id, this);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /**
+     * t0 of the schedule as {nanoTime, epoch nanoseconds at that instant}: fixed by the first source
+     * instance to ask, so a slow engine start-up does not count as lateness, and read from the
+     * recorder's clock, so scheduled times and sink times share one clock.
+     */
+    public long[] origin() {
+        long[] o = origin.get();
+        if (o == null) {
+            long nanos = System.nanoTime();
+            origin.compareAndSet(null, new long[] {nanos, clock.nowMicros() * 1_000});
+            o = origin.get();
+        }
+        return o;
+    }
+
+    void generated(int events) {
+        generated.add(events);
+    }
+
+    void behind(int sourceInstance, long behindNanos) {
+        lagNanos.lazySet(sourceInstance, behindNanos);
+    }
+
+    /** Called by a filter fused into the query's first stage for every event that reaches it. */
+    public void processed() {
+        processed.increment();
+    }
+
+    /** Events a window operator dropped as late (behind the watermark). */
+    public void lateEvents(long count) {
+        late.add(count);
+    }
+
+    public long generatedEvents() {
+        return generated.sum();
+    }
+
+    public long processedEvents() {
+        return processed.sum();
+    }
+
+    public long lateEvents() {
+        return late.sum();
+    }
+
+    /** The worst source instance's distance behind its schedule; 0 when on time. */
+    public long behindNanos() {
+        long worst = 0;
+        for (int i = 0; i < lagNanos.length(); i++) {
+            worst = Math.max(worst, lagNanos.get(i));
+        }
+        return worst;
+    }
+
+    /** A per-event result is at the sink now: latency against its event's scheduled time. */
+    public void perEventResult(Object result, long scheduledEpochNanos) {
+        if (perEvent != null) {
+            perEvent.recordMicros(clock.nowMicros() - scheduledEpochNanos / 1_000);
+        }
+        if (results != null) {
+            results.accept(result);
+        }
+    }
+
+    /** A window result is at the sink now: its window's first result records latency from its end. */
+    public void windowResult(WindowedResult result) {
+        if (windows != null) {
+            windows.resultEmitted(result.end());
+        }
+        if (results != null) {
+            results.accept(result);
+        }
+    }
+
+    /**
+     * Sink instance {@code index} of {@code instances} has passed {@code watermark}: the windows
+     * ending at or before the lowest watermark over all instances are complete.
+     */
+    public void sinkWatermark(int index, int instances, long watermark) {
+        SinkWatermarks all = sinkWatermarks.updateAndGet(w -> w != null ? w : new SinkWatermarks(instances));
+        long complete = all.advance(index, watermark);
+        if (windows != null && complete != Long.MIN_VALUE) {
+            windows.windowsCompleteUpTo(complete);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.fournines.nexmark.driver;
+
+import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.job.Engine;
+import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sinks;
+import io.fournines.engine.pipeline.Sources;
+import io.fournines.nexmark.generator.EventSchedule;
+import io.fournines.nexmark.generator.NexmarkGenerator;
+import io.fournines.nexmark.model.Event;
+import io.fournines.nexmark.query.NexmarkQuery;
+import io.fournines.nexmark.query.Queries;
+import io.fournines.nexmark.query.QueryParameters;
+import io.fournines.nexmark.query.RecordOrder;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The bounded input the adapters' tests share, and what the reference engine answers for it: the
+ * generator's first {@link #EVENTS} events at {@link #RATE} per second over {@link #KEYS} recycled
+ * ids (ties in Q5 and Q7, persons with auctions in Q8), scheduled from a start in the past so a
+ * paced source emits them all at once.
+ */
+public final class ReferenceResults {
+    public static final long RATE = 20_000;
+    public static final long KEYS = 100;
+    public static final long EVENTS = 30_000;
+    /** Q5: 500 ms windows every 100 ms; Q7 and Q8: 200 ms tumbling windows, over 1.5 s of event time. */
+    public static final QueryParameters PARAMETERS = QueryParameters.defaults().withWindow(500, 100);
+    public static final QueryParameters TUMBLING = QueryParameters.defaults().withWindow(200, 200);
+    /** Q2: with ids recycled over 100 keys (1000-1099) Beam's skip of 123 selects nothing; 7 selects some. */
+    public static final QueryParameters Q2 = QueryParameters.defaults().withAuctionSkip(7);
+
+    private ReferenceResults() {
+    }
+
+    public static GeneratorSpec spec() {
+        return GeneratorSpec.bounded(RATE, KEYS, EVENTS);
+    }
+
+    public static QueryParameters parameters(String query) {
+        return switch (query) {
+            case "q2" -> Q2;
+            case "q5" -> PARAMETERS;
+            default -> TUMBLING;
+        };
+    }
+
+    /** A start far enough in the past that every event is due now; on a whole second, like a real t0 need not be. */
+    public static long startEpochNanos() {
+        return (Instant.now().getEpochSecond() - 10) * 1_000_000_000L;
+    }
+
+    /** A registered run that collects its results; unregister it when the job is done. */
+    public static RunContext collectingRun(List<Object> into, long startEpochNanos) {
+        List<Object> synced = Collections.synchronizedList(into);
+        Consumer<Object> sink = synced::add;
+        return RunContext.collecting(UUID.randomUUID().toString(), sink, startEpochNanos);
+    }
+
+    /** The reference engine's results for the same events (2 worker threads). */
+    public static List<Object> reference(String query, long startEpochNanos) {
+        GeneratorSpec spec = spec();
+        NexmarkGenerator generator = new NexmarkGenerator(spec.config());
+        EventSchedule schedule = new EventSchedule(spec.rate());
+        List<Event> events = new ArrayList<>();
+        for (long i = 0; i < spec.limit(); i++) {
+            events.add(generator.event(i, Math.floorDiv(startEpochNanos + schedule.offsetNanos(i), 1_000_000L)));
+        }
+        List<Object> results = Collections.synchronizedList(new ArrayList<>());
+        try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2))) {
+            Pipeline p = Pipeline.create();
+            NexmarkQuery<?> q = Queries.create(query, p, parameters(query));
+            q.attach(p.readFrom(Sources.boundedStream(events)).withTimestamps(Event::dateTime, 0)).writeTo(Sinks.list(results));
+            engine.newJob(p).join();
+        }
+        return new ArrayList<>(results);
+    }
+
+    /** The same results, in any order; and some results at all, so the comparison can fail. */
+    public static void assertSameResults(String query, List<Object> actual, List<Object> expected) {
+        assertThat(expected).as("%s: the reference gives results for this input", query).isNotEmpty();
+        List<Object> a = new ArrayList<>(actual);
+        List<Object> e = new ArrayList<>(expected);
+        a.sort(RecordOrder.INSTANCE);
+        e.sort(RecordOrder.INSTANCE);
+        assertThat(a).as("%s results", query).hasSize(e.size()).containsExactlyElementsOf(e);
+    }
+}
