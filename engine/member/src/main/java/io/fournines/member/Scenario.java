@@ -21,9 +21,11 @@ import java.util.Locale;
  * @param parameters the query's parameters
  * @param rate       events per second over all generator slices
  * @param keys       distinct person and auction ids, 0 for Beam's growing ids
- * @param threads    cooperative worker threads, also the number of generator slices
+ * @param threads    cooperative worker threads of each member, also its number of generator slices
+ * @param members    member processes that run the job together
  */
-record Scenario(String query, QueryParameters parameters, double rate, long keys, int threads, double warmupSeconds, double durationSeconds) {
+record Scenario(String query, QueryParameters parameters, double rate, long keys, int threads, int members, double warmupSeconds,
+                double durationSeconds) {
 
     /**
      * The queries the member runs. Q3, Q4 and Q6 join unwindowed streams whose state grows without
@@ -85,12 +87,10 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
 
         JsonNode cluster = object(root, "cluster");
         int threads = Math.toIntExact(Math.min(integer(cluster, "cluster.threads", 1), 1024));
-        if (cluster.has("members") && integer(cluster, "cluster.members", 1) != 1) {
-            throw new ScenarioException("cluster.members: a member process runs alone (1); is " + cluster.get("members"));
-        }
-        if (load.has("partitions") && integer(load, "load.partitions", 1) != threads) {
-            throw new ScenarioException("load.partitions: the in-process generator runs one slice per worker thread, so it must equal cluster.threads ("
-                    + threads + "); is " + load.get("partitions"));
+        int members = cluster.has("members") ? Math.toIntExact(Math.min(integer(cluster, "cluster.members", 1), 1024)) : 1;
+        if (load.has("partitions") && integer(load, "load.partitions", 1) != (long) members * threads) {
+            throw new ScenarioException("load.partitions: the in-process generator runs one slice per worker thread of each member, so it must equal "
+                    + "cluster.members x cluster.threads (" + members * threads + "); is " + load.get("partitions"));
         }
         requireIfPresent(root, "guarantee", "guarantee", "none");
         requireIfPresent(root, "mode", "mode", "single");
@@ -106,7 +106,7 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
         if (!(duration > 0)) {
             throw new ScenarioException("duration_s: must be > 0; is " + duration);
         }
-        return new Scenario(name, parameters, rate, keys, threads, warmup, duration);
+        return new Scenario(name, parameters, rate, keys, threads, members, warmup, duration);
     }
 
     boolean windowed() {

@@ -5,6 +5,7 @@ import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.execution.ExecutionPlan;
 import io.fournines.engine.execution.JobExecution;
 import io.fournines.engine.execution.TaskletExecutionService;
+import io.fournines.engine.network.JobNetwork;
 import io.fournines.engine.pipeline.Pipeline;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,10 +37,18 @@ public final class Engine implements AutoCloseable {
     }
 
     public Job newJob(Dag dag) {
+        return newJob(dag, null);
+    }
+
+    /**
+     * Starts this member's part of a job every member of {@code network} runs (null: this member
+     * alone). Every member must plan the same DAG with the same parallelism.
+     */
+    public Job newJob(Dag dag, JobNetwork network) {
         JobExecution execution = new JobExecution();
         String name = "job-" + jobCounter.incrementAndGet();
         try {
-            ExecutionPlan.start(dag, executionService, execution);
+            ExecutionPlan.start(dag, executionService, execution, network);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
