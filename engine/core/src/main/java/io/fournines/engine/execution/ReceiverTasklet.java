@@ -40,6 +40,8 @@ final class ReceiverTasklet implements Tasklet, ReceiveEndpoint {
     private final Counter receivedEntries;
     private final Counter deliveredEntries;
     private final Counter receivedBytes;
+    /** The most entries ever received but not yet delivered: the flow-control bound, observed. */
+    private final Counter peakBufferedEntries;
 
     private volatile long grantedLimit;
     /** Written by the I/O thread only. */
@@ -68,6 +70,7 @@ final class ReceiverTasklet implements Tasklet, ReceiveEndpoint {
         this.receivedEntries = execution.metrics().register(name, "receivedEntries");
         this.deliveredEntries = execution.metrics().register(name, "deliveredEntries");
         this.receivedBytes = execution.metrics().register(name, "receivedBytes");
+        this.peakBufferedEntries = execution.metrics().register(name, "peakBufferedEntries");
     }
 
     @Override
@@ -82,6 +85,10 @@ final class ReceiverTasklet implements Tasklet, ReceiveEndpoint {
             return;
         }
         packets.add(packet);
+        long buffered = receivedEntries.get() - deliveredEntries.get();
+        if (buffered > peakBufferedEntries.get()) {
+            peakBufferedEntries.add(buffered - peakBufferedEntries.get());
+        }
         ownWorker.wakeIfArmed();
     }
 
