@@ -131,7 +131,7 @@ final class MemberRun {
              PrintWriter cpu = csv("cpu.csv", "time_s,cpu_seconds")) {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
             WindowLatencyRecorder windows = null;
-            Pipeline pipeline = Pipeline.create();
+            Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
             NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
             if (query instanceof PerEventQuery<?> perEvent) {
                 attachPerEvent(pipeline, perEvent, latency, logs);
@@ -208,6 +208,11 @@ final class MemberRun {
         WindowLatencySinkP.SinkWatermarks watermarks = new WindowLatencySinkP.SinkWatermarks(scenario.threads());
         query.attach(events.filter(this::countProcessed))
              .writeTo(Sinks.fromProcessor("window-latency", () -> new WindowLatencySinkP(windows, watermarks)));
+    }
+
+    /** -Dfournines.localPreAggregation=false sends raw events across members: to measure what the local stage saves. */
+    private static boolean localPreAggregation() {
+        return Boolean.parseBoolean(System.getProperty("fournines.localPreAggregation", "true"));
     }
 
     /** The generator's time origin: a cluster's members share one, so they follow one schedule. */
@@ -356,6 +361,7 @@ final class MemberRun {
             m.put("network_bytes_sent", sumOf(jobMetrics, ".sentBytes"));
             m.put("network_items_sent", sumOf(jobMetrics, ".sentItems"));
             m.put("network_credit_stalls", sumOf(jobMetrics, ".creditStalls"));
+            m.put("local_pre_aggregation", localPreAggregation());
         }
         m.put("threads", scenario.threads());
         m.put("throughput_counts", "events reaching the query's first stage");

@@ -40,8 +40,13 @@ class ClusterProcessesTest {
     }
 
     private Process start(String name, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx192m", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path")));
+        return start(name, List.of(), args);
+    }
+
+    private Process start(String name, List<String> jvmFlags, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx192m", "-XX:+UseSerialGC"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path")));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectOutput(dir.resolve(name + ".out").toFile())
                 .redirectError(dir.resolve(name + ".err").toFile()).start();
@@ -71,12 +76,16 @@ class ClusterProcessesTest {
 
     /** Runs the driver on 3 members; returns the union of their results, sorted. */
     private List<String> runOnThree(String query, long events, long slowMemberDelayMicros) throws Exception {
+        return runOnThree(query, events, slowMemberDelayMicros, List.of());
+    }
+
+    private List<String> runOnThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags) throws Exception {
         String members = freeAddresses(3);
         Path secret = secretFile(SECRET);
         List<Process> started = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
             String delay = m == 2 ? Long.toString(slowMemberDelayMicros) : "0";
-            started.add(start("driver-" + m, ClusterQueryDriver.class.getName(), Integer.toString(m), members, secret.toString(), query,
+            started.add(start("driver-" + m, jvmFlags, ClusterQueryDriver.class.getName(), Integer.toString(m), members, secret.toString(), query,
                     Long.toString(events), dir.toString(), delay));
         }
         for (int m = 0; m < 3; m++) {
@@ -106,6 +115,16 @@ class ClusterProcessesTest {
         // Partials crossed: every member sent some to the others.
         for (int m = 0; m < 3; m++) {
             assertThat(sum(metrics(m), "net:", ".sentItems")).as("items member %d sent", m).isPositive();
+        }
+    }
+
+    @Test
+    void q5WithoutLocalPreAggregationSendsRawEventsForTheSameResults() throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q5", 100_000);
+        assertThat(runOnThree("q5", 100_000, 0, List.of("-Dfournines.localPreAggregation=false"))).isEqualTo(alone);
+        for (int m = 0; m < 3; m++) {
+            // Two thirds of the bids go to another member's accumulator.
+            assertThat(sum(metrics(m), "net:", ".sentItems")).as("items member %d sent", m).isGreaterThan(10_000);
         }
     }
 

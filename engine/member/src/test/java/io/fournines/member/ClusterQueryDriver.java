@@ -120,7 +120,7 @@ public final class ClusterQueryDriver {
      * map, so two thirds of all items cross members (for the flow-control test).
      */
     static Pipeline pipeline(String query, long events, List<Object> results, long sinkDelayMicros, ScheduleMonitor monitor) {
-        Pipeline p = Pipeline.create();
+        Pipeline p = Pipeline.create().localPreAggregation(Boolean.parseBoolean(System.getProperty("fournines.localPreAggregation", "true")));
         if (query.equals("flood")) {
             StreamStage<String> counted = p.readFrom(Sources.<Long>generator(500_000, events, (seq, scheduledNanos) -> seq, monitor)).withoutTimestamps()
                     .groupingKey(n -> n % 1_000)
