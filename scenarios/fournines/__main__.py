@@ -33,6 +33,14 @@ def idle_cost(rate, seconds, idle_park_us):
     _exec_java(["-cp", str(jar), "io.fournines.engine.jmh.IdleCost", rate, seconds, *idle_park_us])
 
 
+@cli.command("net-bench")
+@click.argument("seconds", default="5")
+def net_bench(seconds):
+    """The member transport (Netty) against plain NIO on loopback: throughput and round trips."""
+    jar = ensure_jar("engine/jmh", "engine-benchmarks.jar")
+    _exec_java(["-cp", str(jar), "io.fournines.engine.jmh.TransportBenchmark", seconds])
+
+
 # No help option of our own, so `nexmark generate --help` reaches the nexmark CLI.
 @cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []})
 @click.argument("nexmark_args", nargs=-1, type=click.UNPROCESSED)
