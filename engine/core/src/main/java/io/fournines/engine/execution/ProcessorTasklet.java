@@ -39,6 +39,11 @@ final class ProcessorTasklet implements Tasklet {
     private int liveStreams;
     private int completedOrdinal = -1;
     private long pendingWatermark = WatermarkCoalescer.NONE;
+    /**
+     * The watermark being offered, one object per value: the outbox recognises a retried broadcast
+     * by identity, so a new object on retry would send it again to the queues that already took it.
+     */
+    private Watermark offeredWatermark;
     private boolean progress;
     private boolean drainedInput;
 
@@ -185,7 +190,10 @@ final class ProcessorTasklet implements Tasklet {
     }
 
     private void processWatermark() {
-        if (!processor.tryProcessWatermark(new Watermark(pendingWatermark))) {
+        if (offeredWatermark == null || offeredWatermark.timestamp() != pendingWatermark) {
+            offeredWatermark = new Watermark(pendingWatermark);
+        }
+        if (!processor.tryProcessWatermark(offeredWatermark)) {
             return;
         }
         progress = true;
