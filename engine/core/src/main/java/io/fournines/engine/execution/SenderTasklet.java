@@ -39,6 +39,7 @@ final class SenderTasklet implements Tasklet, SendEndpoint {
     private byte[] unsentPacket;
     private int unsentEntries;
     private boolean doneWritten;
+    private boolean stalled;
 
     SenderTasklet(String name, InboundStream input, JobNetwork network, int edgeId, int toMember, ToIntFunction<Object> target,
                   JobExecution execution, WorkerParker ownWorker, WorkerParker[] producerWorkers) {
@@ -85,9 +86,14 @@ final class SenderTasklet implements Tasklet, SendEndpoint {
         while (writer.size() < FlowControl.PACKET_SIZE_LIMIT && !doneWritten) {
             if (!inbox.isEmpty()) {
                 if (sentEntries >= limit) {
-                    creditStalls.increment();
+                    // Counted once per stall, not per call spent waiting in it.
+                    if (!stalled) {
+                        stalled = true;
+                        creditStalls.increment();
+                    }
                     break;
                 }
+                stalled = false;
                 Object item = inbox.poll();
                 writer.writeInt(target.applyAsInt(item));
                 writer.writeObject(item);
