@@ -19,12 +19,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * (the consumer keeps one queue per sending member, so watermarks from every member are coalesced
  * there). Every {@link FlowControl#PERIOD_NANOS} it grants the sender credit; see {@link FlowControl}.
  */
-final class ReceiverTasklet implements Tasklet, ReceiveEndpoint {
+final class ReceiverTasklet extends NetworkTasklet implements ReceiveEndpoint {
 
     /** Entries handled per call at most, so one busy stream does not hog its worker. */
     private static final int ENTRIES_PER_CALL = 2_048;
 
-    private final String name;
     private final JobNetwork network;
     private final int edgeId;
     private final int fromMember;
@@ -34,7 +33,6 @@ final class ReceiverTasklet implements Tasklet, ReceiveEndpoint {
     /** Bounded by the credit granted: a sender that overruns it fails the job. */
     private final ConcurrentLinkedQueue<byte[]> packets = new ConcurrentLinkedQueue<>();
     private final PacketReader reader;
-    private final JobExecution execution;
     private final WorkerParker ownWorker;
     private final WorkerParker[] consumerWorkers;
     private final Counter receivedEntries;
@@ -57,14 +55,13 @@ final class ReceiverTasklet implements Tasklet, ReceiveEndpoint {
 
     ReceiverTasklet(String name, JobNetwork network, int edgeId, int fromMember, OneToOneConcurrentArrayQueue<Object>[] consumers,
                     JobExecution execution, WorkerParker ownWorker, WorkerParker[] consumerWorkers) {
-        this.name = name;
+        super(name, execution);
         this.network = network;
         this.edgeId = edgeId;
         this.fromMember = fromMember;
         this.consumers = consumers;
         this.tookPending = new boolean[consumers.length];
         this.reader = network.codec().newReader();
-        this.execution = execution;
         this.ownWorker = ownWorker;
         this.consumerWorkers = consumerWorkers;
         this.receivedEntries = execution.metrics().register(name, "receivedEntries");
@@ -174,27 +171,7 @@ final class ReceiverTasklet implements Tasklet, ReceiveEndpoint {
     }
 
     @Override
-    public boolean isCooperative() {
-        return true;
-    }
-
-    @Override
     public long nextDeadlineNanos() {
         return nextGrantNanos;
-    }
-
-    @Override
-    public void fail(Throwable cause) {
-        execution.fail(new JobFailedException(name + " failed: " + cause, cause));
-    }
-
-    @Override
-    public void close() {
-        execution.taskletFinished();
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }

@@ -16,9 +16,8 @@ import java.util.function.ToIntFunction;
  * FlowControl#PACKET_SIZE_LIMIT} bytes. Data goes only while the receiver's credit lasts; out of
  * credit it stops draining, so the queues fill and backpressure reaches the producers.
  */
-final class SenderTasklet implements Tasklet, SendEndpoint {
+final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
 
-    private final String name;
     private final InboundStream input;
     private final InboxImpl inbox = new InboxImpl();
     private final JobNetwork network;
@@ -27,7 +26,6 @@ final class SenderTasklet implements Tasklet, SendEndpoint {
     /** The receiving member's consumer instance for an item, or {@link NetworkEntry#ALL_CONSUMERS}. */
     private final ToIntFunction<Object> target;
     private final PacketWriter writer;
-    private final JobExecution execution;
     private final WorkerParker ownWorker;
     private final WorkerParker[] producerWorkers;
     private final Counter sentItems;
@@ -43,14 +41,13 @@ final class SenderTasklet implements Tasklet, SendEndpoint {
 
     SenderTasklet(String name, InboundStream input, JobNetwork network, int edgeId, int toMember, ToIntFunction<Object> target,
                   JobExecution execution, WorkerParker ownWorker, WorkerParker[] producerWorkers) {
-        this.name = name;
+        super(name, execution);
         this.input = input;
         this.network = network;
         this.edgeId = edgeId;
         this.toMember = toMember;
         this.target = target;
         this.writer = network.codec().newWriter();
-        this.execution = execution;
         this.ownWorker = ownWorker;
         this.producerWorkers = producerWorkers;
         this.sentItems = execution.metrics().register(name, "sentItems");
@@ -143,27 +140,7 @@ final class SenderTasklet implements Tasklet, SendEndpoint {
     }
 
     @Override
-    public boolean isCooperative() {
-        return true;
-    }
-
-    @Override
     public long nextDeadlineNanos() {
         return Long.MAX_VALUE;
-    }
-
-    @Override
-    public void fail(Throwable cause) {
-        execution.fail(new JobFailedException(name + " failed: " + cause, cause));
-    }
-
-    @Override
-    public void close() {
-        execution.taskletFinished();
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }
