@@ -98,6 +98,17 @@ def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisp
     token = api_token(secret)
     for i in range(len(commands)):
         member_dir(run_dir, i).mkdir(parents=True, exist_ok=True)
+    jobs: list[int] = []
+    try:
+        return _play(commands, run_dir, display, expected_s, token, jobs)
+    finally:
+        # However the run ended, what the members wrote is kept where the report looks for it.
+        for job in jobs:
+            _lift_job_files(run_dir, len(commands), job)
+
+
+def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, expected_s: float, token: str,
+          jobs: list[int]) -> Outcome:
     with SignalCatcher() as signals, ExitStack() as stack, display:
         logs = [stack.enter_context(open(member_dir(run_dir, i) / "member.log", "a", encoding="utf-8"))
                 for i in range(len(commands))]
@@ -123,6 +134,7 @@ def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisp
         if status != 202:
             return stop("failed", f"member 1 refused the job ({status}): {body.strip()}", EXIT_FAILED)
         job = json.loads(body)["job"]
+        jobs.append(job)
         deadline = time.monotonic() + expected_s + STARTUP_AND_FLUSH_S
         next_status = time.monotonic() + 1
         while len(follow.done) < len(children):
@@ -143,9 +155,7 @@ def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisp
                 follow.pump()
             except ProtocolError as e:
                 return stop("failed", f"a member broke the progress contract: {e}", EXIT_FAILED)
-        outcome = stop("completed", None, 0)
-    _lift_job_files(run_dir, len(commands), job)
-    return outcome
+        return stop("completed", None, 0)
 
 
 def _lift_job_files(run_dir: Path, members: int, job: int) -> None:
