@@ -16,6 +16,7 @@ import secrets
 import signal
 import socket
 import time
+import dataclasses
 import urllib.error
 import urllib.request
 from contextlib import ExitStack
@@ -169,14 +170,15 @@ def _lift_job_files(run_dir: Path, members: int, job: int) -> None:
 
 
 class _Follow:
-    """Reads every member's output: readiness, progress (the first member's goes to the display),
-    done lines; everything else into the member's member.log and through to the user."""
+    """Reads every member's output: readiness, progress (shown for the whole cluster), done lines;
+    everything else into the member's member.log and through to the user."""
 
     def __init__(self, children: list[ChildProcess], logs, display: ProgressDisplay):
         self.children, self.logs, self.display = children, logs, display
         self.http: dict[int, str] = {}
         self.done: set[int] = set()
         self.tails: dict[int, list[str]] = {}
+        self.progress: dict[int, Progress] = {}
 
     def pump(self) -> None:
         took = False
@@ -195,8 +197,9 @@ class _Follow:
             return
         message = parse_line(text) if stream == "stdout" else None
         if isinstance(message, Progress):
+            self.progress[i] = message
             if i == 0:
-                self.display.update(message)
+                self.display.update(_cluster_progress(message, list(self.progress.values())))
         elif isinstance(message, Done):
             self.done.add(i)
         else:
@@ -218,3 +221,15 @@ class _Follow:
     def tail(self) -> str:
         lines = [f"member-{i + 1}: {t}" for i, tail in sorted(self.tails.items()) for t in tail]
         return "; last words on stderr:\n  " + "\n  ".join(lines) if lines else ""
+
+
+def _cluster_progress(first: Progress, latest: list[Progress]) -> Progress:
+    """Member 1's progress line made the cluster's: the members' achieved rates summed, the worst
+    latency and schedule lag of their last intervals."""
+    def worst(values):
+        values = [v for v in values if v is not None]
+        return max(values) if values else None
+    return dataclasses.replace(first, achieved_rate=sum(p.achieved_rate for p in latest),
+                               p99_us=worst(p.p99_us for p in latest), p9999_us=worst(p.p9999_us for p in latest),
+                               behind_ms=max(p.behind_ms for p in latest))
+

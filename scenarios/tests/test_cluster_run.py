@@ -2,7 +2,8 @@
 The cluster itself (real member processes) is tested in engine/member's ClusterProcessesTest."""
 import json
 
-from fournines.cluster_play import api_token, member_commands, shared_heap_flags
+from fournines.cluster_play import _cluster_progress, api_token, member_commands, shared_heap_flags
+from fournines.progress import Progress
 from fournines.cluster_results import merge_members
 
 
@@ -50,3 +51,9 @@ def test_members_merge_into_one_run(tmp_path):
     assert lines[-3:] == ["Tag=warmup,0.000,1.000,1.0,AAA", "0.500,1.000,3.0,CCC", "1.000,1.000,2.0,BBB"]
     assert lines[0] == "#[Histogram log format version 1.3]"
     assert (tmp_path / "throughput.csv").read_text().splitlines() == ["time_s,events,events_per_s", "1.0,15,15.000", "2.0,39,24.000"]
+
+
+def test_the_progress_line_speaks_for_the_whole_cluster():
+    first = Progress(5.0, "measure", 30_000, 10_000, 800, 900, 0.5)
+    others = [Progress(5.0, "measure", 30_000, 9_000, None, None, 2.0), Progress(4.9, "measure", 30_000, 11_000, 1_200, 1_300, 0.1)]
+    assert _cluster_progress(first, [first, *others]) == Progress(5.0, "measure", 30_000, 30_000, 1_200, 1_300, 2.0)
