@@ -50,6 +50,15 @@ def nexmark(nexmark_args):
     _exec_java(["-jar", str(jar), *nexmark_args])
 
 
+# No help option of our own, so `member serve --help` reaches the member's CLI.
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []})
+@click.argument("member_args", nargs=-1, type=click.UNPROCESSED)
+def member(member_args):
+    """An engine member (run, serve); arguments go to the member's CLI (engine/member/README.md)."""
+    jar = ensure_jar("engine/member", "fournines-member.jar")
+    _exec_java(["-jar", str(jar), *member_args])
+
+
 def _exec_java(args):
     """Replaces this process with the JVM, so Ctrl-C and exit codes go straight to it."""
     sys.stdout.flush()

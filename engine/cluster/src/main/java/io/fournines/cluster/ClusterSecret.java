@@ -39,7 +39,11 @@ public final class ClusterSecret {
     /** From {@code file} if given, else from the {@value #ENV} environment variable. */
     public static ClusterSecret load(Path file) throws IOException {
         if (file != null) {
-            return of(Files.readString(file), file.toString());
+            try {
+                return of(Files.readString(file), file.toString());
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new IllegalArgumentException(file + ": no such file (the cluster secret)");
+            }
         }
         String env = System.getenv(ENV);
         if (env == null) {
