@@ -28,6 +28,7 @@ final class PrometheusText {
         b.append("# TYPE fournines_network_total counter\n");
         b.append("# TYPE fournines_network_receive_buffered_entries gauge\n");
         b.append("# TYPE fournines_source_schedule_lag_seconds gauge\n");
+        b.append("# TYPE fournines_vertex_watermark_lag_seconds gauge\n");
         for (ClusterMember.JobState job : member.jobs().values()) {
             MemberRun run = job.run;
             if (run == null) {
@@ -50,8 +51,19 @@ final class PrometheusText {
                     }
                 } else {
                     String vertex = jobLabel + ",vertex=\"" + escape(owner) + "\"";
-                    counters.forEach((name, value) -> b.append("fournines_vertex_items_total{").append(vertex).append(",counter=\"").append(name)
-                            .append("\"} ").append(value).append('\n'));
+                    counters.forEach((name, value) -> {
+                        if (name.startsWith("watermark#")) {
+                            // Event time is epoch milliseconds (the generator's schedule), so wall clock minus it is the lag.
+                            if (value > 0 && value != Long.MAX_VALUE) {
+                                b.append("fournines_vertex_watermark_lag_seconds{").append(vertex).append(",instance=\"")
+                                 .append(name.substring("watermark#".length())).append("\"} ")
+                                 .append(String.format(Locale.ROOT, "%.3f", (System.currentTimeMillis() - value) / 1e3)).append('\n');
+                            }
+                        } else {
+                            b.append("fournines_vertex_items_total{").append(vertex).append(",counter=\"").append(name)
+                             .append("\"} ").append(value).append('\n');
+                        }
+                    });
                 }
             });
             b.append("fournines_source_schedule_lag_seconds{").append(jobLabel).append("} ")

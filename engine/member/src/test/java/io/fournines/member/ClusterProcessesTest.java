@@ -214,7 +214,8 @@ class ClusterProcessesTest {
             return s.contains("\"running\"");
         });
         Thread.sleep(1_500);
-        assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_network_total");
+        assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_network_total")
+                .contains("fournines_vertex_watermark_lag_seconds{job=\"" + id + "\",vertex=\"sliding-window\"");
 
         long killedAt = System.nanoTime();
         processes.get("member-2").destroyForcibly();

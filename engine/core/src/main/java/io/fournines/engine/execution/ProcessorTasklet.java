@@ -33,6 +33,8 @@ final class ProcessorTasklet implements Tasklet {
 
     private final Counter itemsIn;
     private final Counter itemsOut;
+    /** The last watermark this instance handled (a gauge, one name per instance): its event-time progress. */
+    private final Counter watermark;
     private State state;
     private int inboxOrdinal;
     private int nextStream;
@@ -63,6 +65,7 @@ final class ProcessorTasklet implements Tasklet {
         this.state = liveStreams == 0 ? State.COMPLETE : State.PROCESS_INPUT;
         this.itemsIn = context.counter("itemsIn");
         this.itemsOut = context.counter("itemsOut");
+        this.watermark = context.counter("watermark#" + context.processorIndex());
     }
 
     void init() throws Exception {
@@ -196,6 +199,7 @@ final class ProcessorTasklet implements Tasklet {
         if (!processor.tryProcessWatermark(offeredWatermark)) {
             return;
         }
+        watermark.add(pendingWatermark - watermark.get());
         progress = true;
         pendingWatermark = inputCoalescer.next();
         state = State.PROCESS_INPUT;
