@@ -172,15 +172,12 @@ class ClusterProcessesTest {
         return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    @Test
-    void aKilledMemberFailsTheJobWithinTheTimeoutNamingIt() throws Exception {
-        String members = freeAddresses(3);
+    /** Starts `serve` members 0..n-1 side by side; returns their API addresses. */
+    private List<String> serveCluster(String members, int n, int timeoutMs) throws Exception {
         Path secret = secretFile(SECRET);
-        int timeoutMs = 2_000;
-        List<String> https = new ArrayList<>();
         List<Thread> starters = new ArrayList<>();
-        String[] found = new String[3];
-        for (int m = 0; m < 3; m++) {
+        String[] found = new String[n];
+        for (int m = 0; m < n; m++) {
             int index = m;
             Thread t = new Thread(() -> {
                 try {
@@ -195,7 +192,14 @@ class ClusterProcessesTest {
         for (Thread t : starters) {
             t.join();
         }
-        https.addAll(List.of(found));
+        return List.of(found);
+    }
+
+    @Test
+    void aKilledMemberFailsTheJobWithinTheTimeoutNamingIt() throws Exception {
+        String members = freeAddresses(3);
+        int timeoutMs = 2_000;
+        List<String> https = serveCluster(members, 3, timeoutMs);
         String token = ClusterSecret.of(SECRET, "test").apiToken();
         String job = "{\"name\":\"t\",\"query\":{\"name\":\"q5\",\"window_ms\":2000,\"slide_ms\":500},"
                 + "\"load\":{\"rate\":5000,\"source\":\"in-process\",\"keys\":1000,\"partitions\":3},"
@@ -213,9 +217,10 @@ class ClusterProcessesTest {
             assertThat(s).as("member 0's log: %s", log("member-0")).doesNotContain("failed");
             return s.contains("\"running\"");
         });
-        Thread.sleep(1_500);
-        assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_network_total")
-                .contains("fournines_vertex_watermark_lag_seconds{job=\"" + id + "\",vertex=\"sliding-window\"");
+        // Windows close once every member's watermark has crossed the network: wait for the first.
+        await().atMost(30, TimeUnit.SECONDS).until(() -> call(https.get(0), "GET", "/metrics", token, null).body()
+                .contains("fournines_vertex_watermark_lag_seconds{job=\"" + id + "\",vertex=\"sliding-window\""));
+        assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_network_total{job=\"" + id + "\"");
 
         long killedAt = System.nanoTime();
         processes.get("member-2").destroyForcibly();
@@ -243,5 +248,27 @@ class ClusterProcessesTest {
         assertThat(log("member-1")).contains("member 0 (" + members.split(",")[0] + ") refused this member").contains("wrong secret");
         assertThat(log("member-0")).contains("refused a connection").contains("does not know the cluster secret");
         assertThat(Files.readString(dir.resolve("member-0.out"))).doesNotContain("ready");
+    }
+
+    @Test
+    void aFrozenMemberIsLostAfterTheFailureTimeout() throws Exception {
+        String members = freeAddresses(2);
+        int timeoutMs = 2_000;
+        List<String> https = serveCluster(members, 2, timeoutMs);
+        // SIGSTOP keeps its connection open: only the missing heartbeats can tell.
+        long pid = processes.get("member-1").pid();
+        new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
+        long stoppedAt = System.nanoTime();
+        try {
+            await().atMost(timeoutMs + 5_000, TimeUnit.MILLISECONDS).pollInterval(50, TimeUnit.MILLISECONDS)
+                    .until(() -> log("member-0").contains("lost no heartbeat from member 1"));
+            long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
+            assertThat(detectedMillis).isBetween((long) timeoutMs - 300, timeoutMs + 3_000L);
+            assertThat(log("member-0")).contains("(failure timeout " + timeoutMs + " ms)");
+            String token = ClusterSecret.of(SECRET, "test").apiToken();
+            assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_member_up{member=\"1\"} 0");
+        } finally {
+            new ProcessBuilder("kill", "-CONT", Long.toString(pid)).start().waitFor();
+        }
     }
 }
