@@ -4,12 +4,13 @@ PYTHON ?= python3
 VENV := .venv
 MVN := mvn -B -q --no-transfer-progress
 
-.PHONY: help test test-java test-python build venv lock jmh idle-cost notebook clean aws-cost aws-up aws-down
+.PHONY: help test test-java test-python build venv lock jmh idle-cost net-bench notebook clean aws-cost aws-up aws-down
 
 help:
 	@echo "make test     build and run every Java and Python test (installs what it needs)"
 	@echo "make jmh      run the engine's JMH benchmarks (JMH_ARGS=... passes options to JMH)"
 	@echo "make idle-cost  CPU and latency of an engine job at 1 000 events/s (RATE=.. to change)"
+	@echo "make net-bench  the member transport (Netty) against plain NIO on loopback (SECONDS=.. per measurement)"
 	@echo "make notebook   Jupyter Lab on analysis/notebooks/ (the latency notebook)"
 	@echo "make build    build the Java modules without testing"
 	@echo "make lock     re-pin requirements.txt from requirements.in"
@@ -49,6 +50,9 @@ jmh:
 
 idle-cost:
 	./fournines idle-cost $(or $(RATE),1000)
+
+net-bench:
+	./fournines net-bench $(or $(SECONDS),5)
 
 notebook: venv
 	PYTHONPATH=scenarios:analysis $(VENV)/bin/jupyter lab analysis/notebooks/

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from fournines_analysis import formatting, plots
 from fournines_analysis.document import Block, Heading, Image, Paragraph, Table, write
+from fournines_analysis.members import member_blocks
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.runinfo import FIELDS
 from fournines_analysis.summary import RunSummary, measured_counts, summarize
@@ -47,6 +48,7 @@ def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
                    Image(plots.save(figure, run.path / "plots" / "throughput.png"), "throughput over time")]
     else:
         blocks += [Heading("Throughput over time"), Paragraph("No throughput.csv in this results folder.")]
+    blocks += member_blocks(run.path, run.warmup_s)
     blocks += [Heading("Run context"), context_table(run)]
     return blocks
 

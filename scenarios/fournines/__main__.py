@@ -34,6 +34,14 @@ def idle_cost(rate, seconds, idle_park_us):
     _exec_java(["-cp", str(jar), "io.fournines.engine.jmh.IdleCost", rate, seconds, *idle_park_us])
 
 
+@cli.command("net-bench")
+@click.argument("seconds", default="5")
+def net_bench(seconds):
+    """The member transport (Netty) against plain NIO on loopback: throughput and round trips."""
+    jar = ensure_jar("engine/jmh", "engine-benchmarks.jar")
+    _exec_java(["-cp", str(jar), "io.fournines.engine.jmh.TransportBenchmark", seconds])
+
+
 # No help option of our own, so `nexmark generate --help` reaches the nexmark CLI.
 @cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []})
 @click.argument("nexmark_args", nargs=-1, type=click.UNPROCESSED)
@@ -41,6 +49,15 @@ def nexmark(nexmark_args):
     """NEXMark tools (generate, ...); arguments go to the nexmark CLI."""
     jar = ensure_jar("nexmark/core", "fournines-nexmark.jar")
     _exec_java(["-jar", str(jar), *nexmark_args])
+
+
+# No help option of our own, so `member serve --help` reaches the member's CLI.
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []})
+@click.argument("member_args", nargs=-1, type=click.UNPROCESSED)
+def member(member_args):
+    """An engine member (run, serve); arguments go to the member's CLI (engine/member/README.md)."""
+    jar = ensure_jar("engine/member", "fournines-member.jar")
+    _exec_java(["-jar", str(jar), *member_args])
 
 
 def _exec_java(args):

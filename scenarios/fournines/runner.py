@@ -15,6 +15,8 @@ from pathlib import Path
 
 from fournines import REPO_ROOT
 from fournines.engines import ENGINES
+from fournines.cluster_play import member_commands, member_dir, play_cluster
+from fournines.cluster_results import merge_members
 from fournines.host_context import host_context
 from fournines.java_build import ensure_jar
 from fournines.jvm import PROFILE_FILE, jvm_flags, member_command
@@ -68,11 +70,18 @@ def run(scenario: dict, launcher: Callable[[list[str], Path], list[str]], profil
     print(f"results: {run_dir}", file=sys.stderr)
     (run_dir / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n", encoding="utf-8")
     flags = jvm_flags(scenario, profile)
-    command = launcher(flags, run_dir)
     context = host_context()
     total_s = scenario["warmup_s"] + scenario["duration_s"]
     display = ProgressDisplay(scenario["name"], total_s)
-    outcome = play(command, run_dir, run_dir / "member.log", display, total_s)
+    members = scenario["cluster"]["members"]
+    if members > 1:
+        commands = member_commands(launcher, flags, run_dir, members)
+        command = commands[0]
+        outcome = play_cluster(commands, run_dir, display, total_s)
+        merge_members(run_dir, [member_dir(run_dir, i) for i in range(members)])
+    else:
+        command = launcher(flags, run_dir)
+        outcome = play(command, run_dir, run_dir / "member.log", display, total_s)
     return finish(run_dir, scenario, context, flags, command, outcome, profile)
 
 

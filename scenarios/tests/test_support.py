@@ -12,9 +12,9 @@ def test_every_committed_scenario_runs_on_this_build(name):
 
 
 @pytest.mark.parametrize("overrides, message", [
-    (["CLUSTER=2"], "field cluster.members=2"),
     (["SOURCE=kafka"], "field load.source=kafka"),
     (["MODE=active-active", "CLUSTER=2"], "field mode=active-active"),
+    (["GUARANTEE=exactly-once", "CLUSTER=2"], "field guarantee=exactly-once with cluster.members=2"),
 ])
 def test_unsupported_fields_are_named(overrides, message):
     problems = unsupported(load_scenario("q5", parse_overrides(overrides)))

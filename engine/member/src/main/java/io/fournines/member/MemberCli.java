@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 /** Entry point of {@code fournines-member.jar}: {@code java -jar fournines-member.jar run --scenario FILE --out DIR}. */
 @Command(name = "fournines-member",
         description = "One fournines engine member.",
-        subcommands = MemberCli.RunCommand.class)
+        subcommands = {MemberCli.RunCommand.class, ServeCommand.class})
 public final class MemberCli {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
@@ -52,6 +52,11 @@ public final class MemberCli {
                 scenario = Scenario.read(scenarioFile);
             } catch (ScenarioException e) {
                 System.err.println("member: " + e.getMessage());
+                return 2;
+            }
+            if (scenario.members() != 1) {
+                System.err.println("member: " + scenarioFile + ": cluster.members: `run` runs one member alone; is " + scenario.members()
+                        + " (start that many `serve` members and submit the job to one of them)");
                 return 2;
             }
             MemberRun run = new MemberRun(scenario, out, System.out);

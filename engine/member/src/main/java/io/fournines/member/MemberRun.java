@@ -11,6 +11,7 @@ import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
 import io.fournines.engine.pipeline.StreamStage;
+import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.engine.snapshot.InMemorySnapshotStore;
 import io.fournines.nexmark.generator.GeneratorConfig;
@@ -55,6 +56,11 @@ final class MemberRun {
     private final Scenario scenario;
     private final Path dir;
     private final PrintStream out;
+    /** Null when this member runs the job alone. */
+    private final ClusterPart cluster;
+    private volatile Job job;
+    private volatile Throwable externalFailure;
+    private volatile Throwable failure;
     private final CountDownLatch wake = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopRequested;
@@ -65,9 +71,40 @@ final class MemberRun {
     private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
 
     MemberRun(Scenario scenario, Path dir, PrintStream out) {
+        this(scenario, dir, out, null);
+    }
+
+    /** This member's part of a job that every member of {@code cluster} runs. */
+    MemberRun(Scenario scenario, Path dir, PrintStream out, ClusterPart cluster) {
         this.scenario = scenario;
         this.dir = dir;
         this.out = out;
+        this.cluster = cluster;
+    }
+
+    /** From another thread: the job fails with {@code cause} (another member failed or was lost). */
+    void fail(Throwable cause) {
+        externalFailure = cause;
+        Job running = job;
+        if (running != null) {
+            running.fail(cause);
+        }
+        wake.countDown();
+    }
+
+    /** The running job's counters (see {@link Job#metrics()}); empty before it starts. */
+    Map<String, Long> metrics() {
+        Job running = job;
+        return running == null ? Map.of() : running.metrics();
+    }
+
+    ScheduleMonitor monitor() {
+        return monitor;
+    }
+
+    /** Why the job failed, once {@link #run} has returned 1; null otherwise. */
+    Throwable failure() {
+        return failure;
     }
 
     /** From another thread (a signal): stop the load, close the files, and return from {@link #run}. */
@@ -93,7 +130,7 @@ final class MemberRun {
              PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
             WindowLatencyRecorder windows = null;
-            Pipeline pipeline = Pipeline.create();
+            Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
             NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
             if (query instanceof PerEventQuery<?> perEvent) {
                 attachPerEvent(pipeline, perEvent, latency, logs);
@@ -102,14 +139,21 @@ final class MemberRun {
                 attachWindowed(pipeline, query, windows);
             }
             long t0Nanos = System.nanoTime();
-            Job job = engine.newJob(pipeline, jobConfig());
+            Job job = engine.newJob(pipeline.toDag(), jobConfig(), cluster == null ? null : cluster.network());
+            this.job = job;
+            if (externalFailure != null) {
+                job.fail(externalFailure);
+            }
             job.future().whenComplete((ignored, failure) -> wake.countDown());
 
             RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
                     monitor::emitted, processed::sum, monitor::lagNanos);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
             sampler.everySecondUntil(endNanos, logs, wake);
-            Throwable failure = failureOf(job);
+            failure = failureOf(job);
+            if (failure == null) {
+                failure = externalFailure;
+            }
             job.cancel();
             awaitEnd(job);
             if (failure != null) {
@@ -144,7 +188,7 @@ final class MemberRun {
         StreamStage<Scheduled<Event>> events = pipeline.readFrom(Sources.generator(scenario.rate(), Long.MAX_VALUE, () -> {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> new Scheduled<Event>(generator.event(sequence, millis(scheduledNanos)), scheduledNanos);
-        }, monitor)).withoutTimestamps();
+        }, monitor, this::start)).withoutTimestamps();
         attachScheduled(query, events.filter(this::countProcessed))
                 .writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, logs.clock())));
     }
@@ -158,10 +202,20 @@ final class MemberRun {
         StreamStage<Event> events = pipeline.readFrom(Sources.generator(scenario.rate(), Long.MAX_VALUE, () -> {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
-        }, monitor)).withTimestamps(Event::dateTime, 0);
+        }, monitor, this::start)).withTimestamps(Event::dateTime, 0);
         WindowLatencySinkP.SinkWatermarks watermarks = new WindowLatencySinkP.SinkWatermarks(scenario.threads());
         query.attach(events.filter(this::countProcessed))
              .writeTo(Sinks.fromProcessor("window-latency", () -> new WindowLatencySinkP(windows, watermarks)));
+    }
+
+    /** -Dfournines.localPreAggregation=false sends raw events across members: to measure what the local stage saves. */
+    private static boolean localPreAggregation() {
+        return Boolean.parseBoolean(System.getProperty("fournines.localPreAggregation", "true"));
+    }
+
+    /** The generator's time origin: a cluster's members share one, so they follow one schedule. */
+    private GeneratorSourceP.SharedStart start() {
+        return cluster == null ? new GeneratorSourceP.SharedStart() : GeneratorSourceP.SharedStart.at(cluster.startEpochNanos());
     }
 
     /** A filter that keeps everything: it fuses into the query's first stage and counts what reaches it. */
@@ -216,6 +270,14 @@ final class MemberRun {
                 sumOf(jobMetrics, ".lateItems"), sampler.achievedRate());
         m.put("late_window_partials", sumOf(jobMetrics, ".lateFrames"));
         m.put("query", scenario.query());
+        if (cluster != null) {
+            m.put("member", cluster.network().memberIndex());
+            m.put("members", cluster.network().memberCount());
+            m.put("network_bytes_sent", sumOf(jobMetrics, ".sentBytes"));
+            m.put("network_items_sent", sumOf(jobMetrics, ".sentItems"));
+            m.put("network_credit_stalls", sumOf(jobMetrics, ".creditStalls"));
+            m.put("local_pre_aggregation", localPreAggregation());
+        }
         m.put("threads", scenario.threads());
         m.put("throughput_counts", "events reaching the query's first stage");
         m.put("latency_values_clamped", latency.clampedValues());

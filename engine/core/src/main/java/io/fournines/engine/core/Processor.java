@@ -119,8 +119,18 @@ public interface Processor {
         /** This instance's index among the vertex's instances, 0-based. */
         int processorIndex();
 
-        /** How many instances of the vertex run in the job. */
+        /** How many instances of the vertex run on this member. */
         int parallelism();
+
+        /** This member's index in the cluster, 0-based; 0 on a single-member engine. */
+        default int memberIndex() {
+            return 0;
+        }
+
+        /** How many members run the job; every member runs {@link #parallelism()} instances of each vertex. */
+        default int memberCount() {
+            return 1;
+        }
 
         /**
          * A counter this instance owns, reported in the job's metrics as {@code vertex.name}, summed

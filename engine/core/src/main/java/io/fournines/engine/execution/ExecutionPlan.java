@@ -5,6 +5,7 @@ import io.fournines.engine.dag.Dag;
 import io.fournines.engine.dag.Edge;
 import io.fournines.engine.dag.RoutingPolicy;
 import io.fournines.engine.dag.Vertex;
+import io.fournines.engine.network.JobNetwork;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 
 import java.util.ArrayList;
@@ -24,9 +25,12 @@ public final class ExecutionPlan {
     private final TaskletExecutionService service;
     private final Partitioner partitioner;
     private final Map<Vertex, Instance[]> instances = new HashMap<>();
+    /** Null on a single member. */
+    private final JobNetwork network;
+    private final List<DistributedEdge.Placed> networkTasklets = new ArrayList<>();
 
     /** One processor instance while the plan is being wired. */
-    private static final class Instance {
+    static final class Instance {
         final Processor processor;
         final ProcessorContext context;
         final Worker worker;
@@ -42,20 +46,36 @@ public final class ExecutionPlan {
         }
     }
 
-    private ExecutionPlan(TaskletExecutionService service) {
+    private ExecutionPlan(TaskletExecutionService service, JobNetwork network) {
         this.service = service;
         this.partitioner = new Partitioner(service.config().partitionCount());
+        this.network = network;
     }
 
     /** Builds, initialises and starts every tasklet of the DAG as one job execution. */
     public static void start(Dag dag, TaskletExecutionService service, JobExecution execution) throws Exception {
-        ExecutionPlan plan = new ExecutionPlan(service);
+        start(dag, service, execution, null);
+    }
+
+    /**
+     * Like {@link #start(Dag, TaskletExecutionService, JobExecution)}, as this member's part of a job
+     * that every member of {@code network} runs: distributed edges cross members.
+     */
+    public static void start(Dag dag, TaskletExecutionService service, JobExecution execution, JobNetwork network) throws Exception {
+        ExecutionPlan plan = new ExecutionPlan(service, network);
         List<Vertex> order = dag.validate();
         for (Vertex v : order) {
             plan.createInstances(v, execution.metrics());
         }
-        for (Edge e : dag.edges()) {
-            plan.connect(e);
+        List<Edge> edges = dag.edges();
+        for (int id = 0; id < edges.size(); id++) {
+            Edge e = edges.get(id);
+            if (DistributedEdge.crossesMembers(e, network)) {
+                plan.networkTasklets.addAll(DistributedEdge.connect(e, id, plan.instances.get(e.source()), plan.instances.get(e.destination()),
+                        plan.partitioner, network, execution, service));
+            } else {
+                plan.connect(e);
+            }
         }
         plan.launch(order, execution);
     }
@@ -68,7 +88,8 @@ public final class ExecutionPlan {
             if (p == null) {
                 throw new IllegalStateException("the processor supplier of vertex '" + v + "' returned null");
             }
-            ProcessorContext ctx = new ProcessorContext(v.name(), i, parallelism, metrics, partitioner);
+            ProcessorContext ctx = network == null ? new ProcessorContext(v.name(), i, parallelism, metrics, partitioner)
+                    : new ProcessorContext(v.name(), i, parallelism, network.memberIndex(), network.memberCount(), metrics, partitioner);
             Worker w = p.isCooperative()
                     ? service.cooperativeWorker(i % service.cooperativeWorkerCount())
                     : service.newDedicatedWorker(v.name() + "#" + i);
@@ -159,6 +180,9 @@ public final class ExecutionPlan {
             }
         }
         tasklets.forEach(t -> execution.taskletStarted());
+        // Only processor tasklets save state; the network tasklets carry barriers through.
+        tasklets.forEach(t -> execution.snapshots().taskletStarted());
+        networkTasklets.forEach(t -> execution.taskletStarted());
         // Sources were created first, so each worker calls them before their consumers in a round.
         for (int i = 0; i < tasklets.size(); i++) {
             Worker w = workers.get(i);
@@ -167,5 +191,6 @@ public final class ExecutionPlan {
                 w.start();
             }
         }
+        networkTasklets.forEach(t -> t.worker().add(t.tasklet()));
     }
 }

@@ -55,7 +55,6 @@ public final class JobExecution {
 
     void taskletStarted() {
         liveTasklets.incrementAndGet();
-        snapshots.taskletStarted();
     }
 
     void taskletFinished() {

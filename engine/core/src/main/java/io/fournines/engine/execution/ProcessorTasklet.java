@@ -43,6 +43,8 @@ final class ProcessorTasklet implements Tasklet {
 
     private final Counter itemsIn;
     private final Counter itemsOut;
+    /** The last watermark this instance handled (a gauge, one name per instance): its event-time progress. */
+    private final Counter watermark;
     private State state;
     /** Where to go back to once a snapshot is saved and its barrier sent. */
     private State stateBeforeSnapshot;
@@ -52,6 +54,11 @@ final class ProcessorTasklet implements Tasklet {
     private int liveStreams;
     private int completedOrdinal = -1;
     private long pendingWatermark = WatermarkCoalescer.NONE;
+    /**
+     * The watermark being offered, one object per value: the outbox recognises a retried broadcast
+     * by identity, so a new object on retry would send it again to the queues that already took it.
+     */
+    private Watermark offeredWatermark;
     private boolean progress;
     private boolean drainedInput;
 
@@ -73,6 +80,7 @@ final class ProcessorTasklet implements Tasklet {
         this.state = snapshots.restoring() ? State.RESTORE : runningState();
         this.itemsIn = context.counter("itemsIn");
         this.itemsOut = context.counter("itemsOut");
+        this.watermark = context.counter("watermark#" + context.processorIndex());
     }
 
     void init() throws Exception {
@@ -241,9 +249,13 @@ final class ProcessorTasklet implements Tasklet {
     }
 
     private void processWatermark() {
-        if (!processor.tryProcessWatermark(new Watermark(pendingWatermark))) {
+        if (offeredWatermark == null || offeredWatermark.timestamp() != pendingWatermark) {
+            offeredWatermark = new Watermark(pendingWatermark);
+        }
+        if (!processor.tryProcessWatermark(offeredWatermark)) {
             return;
         }
+        watermark.add(pendingWatermark - watermark.get());
         progress = true;
         pendingWatermark = inputCoalescer.next();
         state = State.PROCESS_INPUT;

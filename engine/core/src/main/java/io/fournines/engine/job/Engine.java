@@ -6,6 +6,7 @@ import io.fournines.engine.execution.ExecutionPlan;
 import io.fournines.engine.execution.JobExecution;
 import io.fournines.engine.execution.SnapshotCoordinator;
 import io.fournines.engine.execution.TaskletExecutionService;
+import io.fournines.engine.network.JobNetwork;
 import io.fournines.engine.pipeline.Pipeline;
 
 import java.util.concurrent.Executors;
@@ -55,11 +56,19 @@ public final class Engine implements AutoCloseable {
     }
 
     public Job newJob(Dag dag, JobConfig config) {
+        return newJob(dag, config, null);
+    }
+
+    /**
+     * Starts this member's part of a job every member of {@code network} runs (null: this member
+     * alone). Every member must plan the same DAG with the same parallelism.
+     */
+    public Job newJob(Dag dag, JobConfig config, JobNetwork network) {
         SnapshotCoordinator snapshots = new SnapshotCoordinator(config.guarantee(), config.store(), config.restoreFrom());
         JobExecution execution = new JobExecution(snapshots);
         String name = "job-" + jobCounter.incrementAndGet();
         try {
-            ExecutionPlan.start(dag, executionService, execution);
+            ExecutionPlan.start(dag, executionService, execution, network);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

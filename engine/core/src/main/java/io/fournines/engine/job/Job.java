@@ -57,6 +57,11 @@ public final class Job {
         }
     }
 
+    /** Stops every processor at its next call; {@link #join()} then throws {@code cause}. */
+    public void fail(Throwable cause) {
+        execution.fail(cause);
+    }
+
     /** Stops every processor at its next call; {@link #join()} then throws CancellationException. */
     public void cancel() {
         execution.cancel();

@@ -12,6 +12,7 @@ import java.util.List;
 public final class Pipeline {
 
     private final List<Transform> transforms = new ArrayList<>();
+    private boolean localPreAggregation = true;
 
     private Pipeline() {
     }
@@ -31,9 +32,19 @@ public final class Pipeline {
         return new StreamSourceStage<>(this, t);
     }
 
+    /**
+     * Whether aggregations fold items on the member that made them before partials cross to the
+     * key's owner (the default). Off, raw items cross instead: only for measuring what the local
+     * stage saves on the network.
+     */
+    public Pipeline localPreAggregation(boolean enabled) {
+        this.localPreAggregation = enabled;
+        return this;
+    }
+
     /** The DAG this pipeline runs as, after fusion and the splitting of aggregations into two stages. */
     public Dag toDag() {
-        return new Planner(transforms).createDag();
+        return new Planner(transforms, localPreAggregation).createDag();
     }
 
     /** The planned DAG, printed: shows which stages were fused and how edges route. */

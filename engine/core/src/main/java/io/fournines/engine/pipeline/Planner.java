@@ -43,8 +43,11 @@ final class Planner {
     private final Map<Vertex, Integer> nextOutputOrdinal = new HashMap<>();
     private final Map<Vertex, Integer> nextInputOrdinal = new HashMap<>();
 
-    Planner(List<Transform> transforms) {
+    private final boolean localPreAggregation;
+
+    Planner(List<Transform> transforms, boolean localPreAggregation) {
         this.transforms = transforms;
+        this.localPreAggregation = localPreAggregation;
     }
 
     Dag createDag() {
@@ -151,22 +154,31 @@ final class Planner {
 
     private void planGroupAggregate(Transform.GroupAggregate g) {
         planTwoStages(g, "accumulate-by-key", () -> new AccumulateByKeyP(g.keyFn, g.operation),
-                () -> new CombineByKeyP(g.operation, g.outputFn), g.keyed);
+                () -> new CombineByKeyP(g.operation, g.outputFn), g.keyed, g.keyFn);
     }
 
     private void planWindowAggregate(Transform.WindowAggregate w) {
         planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
-                () -> new SlidingWindowP(w.window, w.operation, w.outputFn), w.keyed);
+                () -> new SlidingWindowP(w.window, w.operation, w.outputFn), w.keyed, w.keyFn);
     }
 
-    /** Accumulate next to the input (isolated edge), combine on the key's owner (or on one instance). */
-    private void planTwoStages(Transform t, String accumulateName, Supplier<Processor> accumulateP, Supplier<Processor> combineP, boolean keyed) {
+    /**
+     * Accumulate next to the input (isolated edge), combine on the key's owner (or on one instance).
+     * Without local pre-aggregation the raw items go to the key's owner first, and its accumulator
+     * hands the partials to the combiner of the same keys next to it.
+     */
+    private void planTwoStages(Transform t, String accumulateName, Supplier<Processor> accumulateP, Supplier<Processor> combineP, boolean keyed,
+                               Function<?, ?> keyFn) {
         Vertex accumulate = dag.newVertex(uniqueName(accumulateName), accumulateP);
         Vertex combine = dag.newVertex(uniqueName(t.name), combineP);
-        connect(t.upstream.get(0), accumulate, Edge::isolated);
+        if (localPreAggregation) {
+            connect(t.upstream.get(0), accumulate, Edge::isolated);
+        } else {
+            connect(t.upstream.get(0), accumulate, edge -> (keyed ? edge.partitioned(keyFn::apply) : edge.allToOne()).distributed());
+        }
         nextOutputOrdinal.put(accumulate, 1);
         nextInputOrdinal.put(combine, 1);
-        dag.edge(toOwner(Edge.between(accumulate, combine), keyed));
+        dag.edge(localPreAggregation ? toOwner(Edge.between(accumulate, combine), keyed) : Edge.between(accumulate, combine).isolated());
         outputVertex.put(t, combine);
     }
 

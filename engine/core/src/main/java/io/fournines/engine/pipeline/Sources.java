@@ -53,9 +53,18 @@ public final class Sources {
      */
     public static <T> StreamSource<T> generator(double itemsPerSecond, long maxItems, Supplier<? extends ItemFactory<? extends T>> factories,
                                                 ScheduleMonitor monitor) {
+        return generator(itemsPerSecond, maxItems, factories, monitor, GeneratorSourceP.SharedStart::new);
+    }
+
+    /**
+     * Like {@link #generator(double, long, Supplier, ScheduleMonitor)}, on the time origin
+     * {@code start} gives: a cluster's members pass one fixed origin so they follow one schedule.
+     */
+    public static <T> StreamSource<T> generator(double itemsPerSecond, long maxItems, Supplier<? extends ItemFactory<? extends T>> factories,
+                                                ScheduleMonitor monitor, Supplier<GeneratorSourceP.SharedStart> start) {
         return new StreamSource<>("generator", watermarks -> {
-            GeneratorSourceP.SharedStart start = new GeneratorSourceP.SharedStart();
-            return () -> new GeneratorSourceP<>(itemsPerSecond, maxItems, factories.get(), watermarks, start, monitor);
+            GeneratorSourceP.SharedStart origin = start.get();
+            return () -> new GeneratorSourceP<>(itemsPerSecond, maxItems, factories.get(), watermarks, origin, monitor);
         });
     }
 }

@@ -26,6 +26,21 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     public static final class SharedStart {
         private final AtomicReference<long[]> origin = new AtomicReference<>();
 
+        /** The origin the first instance to start reads from the clocks. */
+        public SharedStart() {
+        }
+
+        /**
+         * A fixed origin in wall-clock time, so that the members of a cluster, each with its own
+         * instances, follow one schedule.
+         */
+        public static SharedStart at(long epochNanos) {
+            SharedStart start = new SharedStart();
+            long[] now = clockPair();
+            start.origin.set(new long[] {now[0] + (epochNanos - now[1]), epochNanos});
+            return start;
+        }
+
         /** {nanoTime at start, epoch nanos at the same instant} */
         long[] get() {
             if (origin.get() == null) {
@@ -114,8 +129,9 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         long[] origin = sharedStart.get();
         startNanos = origin[0];
         startEpochNanos = origin[1];
-        index = context.processorIndex();
-        step = context.parallelism();
+        // Instance k of n over the whole cluster: every member makes its own slice of one sequence.
+        index = context.memberIndex() * context.parallelism() + context.processorIndex();
+        step = context.parallelism() * context.memberCount();
         nextSequence = index;
         ScheduleMonitor.checkInstance(index);
     }

@@ -17,8 +17,9 @@ public final class ItemsSourceP extends AbstractProcessor {
 
     @Override
     protected void init(Context context) {
-        next = context.processorIndex();
-        step = context.parallelism();
+        // Each item once in the whole cluster: the instances of all members share one sequence.
+        next = context.memberIndex() * context.parallelism() + context.processorIndex();
+        step = context.parallelism() * context.memberCount();
     }
 
     @Override

@@ -1,0 +1,321 @@
+package io.fournines.cluster;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * This member's connections to the others: one TCP connection per member pair (the younger member
+ * dials the older), authenticated by HMAC challenge-response over the shared secret, carrying
+ * heartbeats, the distributed edges' packets and credit, and job control messages. A member that
+ * closes its connection or stays silent for the failure timeout is lost for good (the member list
+ * is static): the listener hears of it once.
+ */
+public final class Cluster implements AutoCloseable {
+
+    /** What the member that owns the cluster hears. Called on the I/O thread: must not block. */
+    public interface Listener {
+        void onControl(int fromMember, int kind, long jobId, String text);
+
+        void onMemberLost(int member, String cause);
+    }
+
+    private static final int MAX_FRAME_BYTES = 64 << 20;
+    private static final long DIAL_RETRY_MILLIS = 100;
+
+    private final ClusterConfig config;
+    private final Listener listener;
+    private final PrintStream log;
+    private final EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fournines-net", true));
+    private final AtomicReferenceArray<Channel> channels;
+    private final AtomicLongArray lastHeardNanos;
+    private final AtomicReferenceArray<String> lost;
+    private final Map<Long, ClusterJobNetwork> jobs = new ConcurrentHashMap<>();
+    private final CountDownLatch joined;
+    private final AtomicReference<String> joinFailure = new AtomicReference<>();
+    private Channel server;
+    private volatile boolean closing;
+
+    private Cluster(ClusterConfig config, Listener listener, PrintStream log) {
+        this.config = config;
+        this.listener = listener;
+        this.log = log;
+        int n = config.members().size();
+        this.channels = new AtomicReferenceArray<>(n);
+        this.lastHeardNanos = new AtomicLongArray(n);
+        this.lost = new AtomicReferenceArray<>(n);
+        this.joined = new CountDownLatch(n - 1);
+    }
+
+    /**
+     * Listens on this member's address, connects to every other member and returns once all are
+     * connected and authenticated.
+     */
+    public static Cluster join(ClusterConfig config, Listener listener, PrintStream log) throws InterruptedException, TimeoutException {
+        Cluster cluster = new Cluster(config, listener, log);
+        try {
+            cluster.start();
+            cluster.awaitJoined();
+        } catch (RuntimeException | InterruptedException | TimeoutException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    public int self() {
+        return config.self();
+    }
+
+    public int size() {
+        return config.members().size();
+    }
+
+    /** The oldest live member: it plans and coordinates jobs. */
+    public int coordinator() {
+        for (int m = 0; m < size(); m++) {
+            if (m == self() || lost.get(m) == null) {
+                return m;
+            }
+        }
+        return self();
+    }
+
+    /** Why {@code member} was lost, or null while it is alive. */
+    public String lostCause(int member) {
+        return lost.get(member);
+    }
+
+    private void start() {
+        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .childHandler(initializer(-1))
+                .bind(config.address(self())).syncUninterruptibly().channel();
+        for (int m = 0; m < self(); m++) {
+            dial(m, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis()));
+        }
+        group.scheduleAtFixedRate(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static WriteBufferWaterMark waterMark() {
+        return new WriteBufferWaterMark(1 << 20, 4 << 20);
+    }
+
+    private ChannelInitializer<SocketChannel> initializer(int dialedMember) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES, 0, 4, 0, 4),
+                        new LengthFieldPrepender(4),
+                        new MemberConnectionHandler(Cluster.this, dialedMember));
+            }
+        };
+    }
+
+    private void dial(int member, long deadlineNanos) {
+        if (server == null || !server.isOpen()) {
+            return;
+        }
+        ChannelFuture f = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .handler(initializer(member))
+                .connect(config.address(member));
+        f.addListener(done -> {
+            if (!done.isSuccess() && System.nanoTime() < deadlineNanos && joined.getCount() > 0) {
+                group.schedule(() -> dial(member, deadlineNanos), DIAL_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    private void awaitJoined() throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis());
+        while (!joined.await(50, TimeUnit.MILLISECONDS)) {
+            if (joinFailure.get() != null) {
+                throw new IllegalStateException(joinFailure.get());
+            }
+            if (System.nanoTime() > deadline) {
+                List<String> missing = new ArrayList<>();
+                for (int m = 0; m < size(); m++) {
+                    if (m != self() && channels.get(m) == null) {
+                        missing.add(config.describe(m));
+                    }
+                }
+                throw new TimeoutException("member " + self() + ": not joined after " + config.joinTimeoutMillis() + " ms; missing " + missing);
+            }
+        }
+    }
+
+    // Called by the connection handlers, on the I/O thread.
+
+    ClusterSecret secret() {
+        return config.secret();
+    }
+
+    void log(String line) {
+        log.println("member " + self() + ": " + line);
+        log.flush();
+    }
+
+    /** A connection proved the secret and is {@code member}'s; false if that member already has one. */
+    boolean authenticated(int member, Channel channel) {
+        if (!channels.compareAndSet(member, null, channel)) {
+            return false;
+        }
+        lastHeardNanos.set(member, System.nanoTime());
+        joined.countDown();
+        return true;
+    }
+
+    /** A member we dialed refused us: joining cannot succeed. */
+    void refusedBy(int member, String reason) {
+        String line = config.describe(member) + " refused this member: " + reason;
+        log(line);
+        joinFailure.compareAndSet(null, "member " + self() + ": " + line);
+    }
+
+    void heard(int member) {
+        lastHeardNanos.set(member, System.nanoTime());
+    }
+
+    void connectionClosed(int member, Channel channel) {
+        if (channels.get(member) == channel) {
+            memberLost(member, "the connection to " + config.describe(member) + " closed");
+        }
+    }
+
+    void onData(int from, long jobId, int edgeId, int entries, byte[] packet) {
+        ClusterJobNetwork job = jobs.get(jobId);
+        if (job != null) {
+            job.onData(from, edgeId, entries, packet);
+        }
+    }
+
+    void onCredit(int from, long jobId, int edgeId, long limit) {
+        ClusterJobNetwork job = jobs.get(jobId);
+        if (job != null) {
+            job.onCredit(from, edgeId, limit);
+        }
+    }
+
+    void onControl(int from, int kind, long jobId, String text) {
+        listener.onControl(from, kind, jobId, text);
+    }
+
+    private void heartbeat() {
+        long now = System.nanoTime();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(config.failureTimeoutMillis());
+        for (int m = 0; m < size(); m++) {
+            Channel ch = channels.get(m);
+            if (ch == null || lost.get(m) != null) {
+                continue;
+            }
+            long silent = now - lastHeardNanos.get(m);
+            if (silent > timeout) {
+                memberLost(m, "no heartbeat from " + config.describe(m) + " for " + TimeUnit.NANOSECONDS.toMillis(silent)
+                        + " ms (failure timeout " + config.failureTimeoutMillis() + " ms)");
+                ch.close();
+            } else {
+                ch.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {Frames.HEARTBEAT}), ch.voidPromise());
+            }
+        }
+    }
+
+    private void memberLost(int member, String cause) {
+        if (!closing && lost.compareAndSet(member, null, cause)) {
+            log("lost " + cause);
+            listener.onMemberLost(member, cause);
+        }
+    }
+
+    // Used by the members' jobs and the member process.
+
+    /** The network of one job on this member; every member uses the same id for it. */
+    public ClusterJobNetwork jobNetwork(long jobId) {
+        ClusterJobNetwork network = new ClusterJobNetwork(this, jobId);
+        jobs.put(jobId, network);
+        return network;
+    }
+
+    /** The job ended here: packets for it are dropped from now on. */
+    public void jobEnded(long jobId) {
+        jobs.remove(jobId);
+    }
+
+    /** The connection to a live member, or null. */
+    Channel channel(int member) {
+        return lost.get(member) == null ? channels.get(member) : null;
+    }
+
+    /** Sends a control message to one member (to itself: delivered directly). */
+    public void sendControl(int member, int kind, long jobId, String text) {
+        if (member == self()) {
+            listener.onControl(self(), kind, jobId, text);
+            return;
+        }
+        Channel ch = channel(member);
+        if (ch == null) {
+            return;
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        ByteBuf frame = ch.alloc().buffer(1 + 1 + 8 + bytes.length);
+        frame.writeByte(Frames.CONTROL).writeByte(kind).writeLong(jobId).writeBytes(bytes);
+        ch.writeAndFlush(frame, ch.voidPromise());
+    }
+
+    /** Sends a control message to every live member, this one included. */
+    public void broadcastControl(int kind, long jobId, String text) {
+        for (int m = 0; m < size(); m++) {
+            if (m == self() || lost.get(m) == null) {
+                sendControl(m, kind, jobId, text);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        if (server != null) {
+            server.close();
+        }
+        for (int m = 0; m < size(); m++) {
+            Channel ch = channels.get(m);
+            if (ch != null) {
+                ch.close();
+            }
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

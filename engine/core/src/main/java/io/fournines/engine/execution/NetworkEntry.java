@@ -1,0 +1,18 @@
+package io.fournines.engine.execution;
+
+/**
+ * How a packet's entries start: the receiving member's consumer instance the item goes to, or one
+ * of these markers. Watermarks and the done marker go to every consumer.
+ */
+final class NetworkEntry {
+
+    /** A data item for every consumer instance (a broadcast edge). */
+    static final int ALL_CONSUMERS = -1;
+    /** Followed by the watermark's timestamp. */
+    static final int WATERMARK = -2;
+    /** The sending member's producers are all done. */
+    static final int DONE = -3;
+
+    private NetworkEntry() {
+    }
+}

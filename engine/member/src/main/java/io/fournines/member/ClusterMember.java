@@ -1,0 +1,238 @@
+package io.fournines.member;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fournines.cluster.Cluster;
+import io.fournines.cluster.ClusterJobNetwork;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A long-running member of a static cluster. A job submitted to any member goes to the
+ * coordinator (the oldest live member), which checks that every member is alive and tells all of
+ * them to start it at one wall-clock instant; each member then runs the whole DAG with its slice of
+ * the generator, and only distributed edges cross members. A member whose job fails, or that loses
+ * another member, fails the job everywhere with a cause that names the member.
+ */
+final class ClusterMember implements Cluster.Listener {
+
+    static final int SUBMIT = 1;
+    static final int START = 2;
+    static final int CANCEL = 3;
+    static final int FAIL = 4;
+    static final int FINISHED = 5;
+    /** Members start a job this long after the coordinator decides, so all have set it up by then. */
+    private static final long START_DELAY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** One job as this member sees it. */
+    static final class JobState {
+        final long id;
+        final Path dir;
+        volatile String state = "starting";
+        volatile String cause;
+        volatile MemberRun run;
+        /** On the coordinator: how each member's part ended. */
+        final Map<Integer, String> members = new ConcurrentHashMap<>();
+
+        JobState(long id, Path dir) {
+            this.id = id;
+            this.dir = dir;
+        }
+    }
+
+    private final Path out;
+    private final PrintStream stdout;
+    private final PrintStream stderr;
+    private final Map<Long, JobState> jobs = new ConcurrentHashMap<>();
+    private final AtomicLong jobCounter = new AtomicLong();
+    private volatile Cluster cluster;
+
+    ClusterMember(Path out, PrintStream stdout, PrintStream stderr) {
+        this.out = out;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    void joined(Cluster cluster) {
+        this.cluster = cluster;
+    }
+
+    Cluster cluster() {
+        return cluster;
+    }
+
+    /**
+     * Checks the scenario and sends it to the coordinator; returns the job's id, unique in the
+     * cluster (this member's index in the top bits).
+     */
+    long submit(String scenarioJson) throws ScenarioException {
+        Scenario scenario;
+        try {
+            scenario = Scenario.parse(new ObjectMapper().readTree(scenarioJson));
+        } catch (IOException e) {
+            throw new ScenarioException("the job is not JSON: " + e.getMessage());
+        }
+        if (scenario.members() != cluster.size()) {
+            throw new ScenarioException("cluster.members: this cluster has " + cluster.size() + " members; is " + scenario.members());
+        }
+        long id = ((long) cluster.self() << 40) | jobCounter.incrementAndGet();
+        cluster.sendControl(cluster.coordinator(), SUBMIT, id, scenarioJson);
+        return id;
+    }
+
+    void cancel(long jobId) {
+        cluster.broadcastControl(CANCEL, jobId, "cancelled through the management API of member " + cluster.self());
+    }
+
+    JobState job(long jobId) {
+        return jobs.get(jobId);
+    }
+
+    Map<Long, JobState> jobs() {
+        return new TreeMap<>(jobs);
+    }
+
+    @Override
+    public void onControl(int fromMember, int kind, long jobId, String text) {
+        switch (kind) {
+            case SUBMIT -> plan(jobId, text);
+            case START -> start(jobId, text);
+            case CANCEL -> {
+                JobState job = jobs.get(jobId);
+                if (job != null && job.run != null) {
+                    job.cause = text;
+                    job.run.requestStop();
+                }
+            }
+            case FAIL -> {
+                JobState job = jobs.get(jobId);
+                if (job == null) {
+                    job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id)));
+                }
+                failLocally(job, text);
+            }
+            case FINISHED -> {
+                JobState job = jobs.get(jobId);
+                if (job != null) {
+                    job.members.put(fromMember, text);
+                }
+            }
+            default -> stderr.println("member " + cluster.self() + ": ignoring control message " + kind + " from member " + fromMember);
+        }
+    }
+
+    /** On the coordinator: every member must be alive; they all start at one instant. */
+    private void plan(long jobId, String scenarioJson) {
+        for (int m = 0; m < cluster.size(); m++) {
+            if (cluster.lostCause(m) != null) {
+                cluster.broadcastControl(FAIL, jobId, "job " + jobId + " cannot start: it needs all " + cluster.size()
+                        + " members and " + cluster.config().describe(m) + " is lost (" + cluster.lostCause(m) + ")");
+                return;
+            }
+        }
+        long startEpochNanos = epochNanos() + START_DELAY_NANOS;
+        cluster.broadcastControl(START, jobId, startEpochNanos + "\n" + scenarioJson);
+    }
+
+    private void start(long jobId, String text) {
+        int newline = text.indexOf('\n');
+        long startEpochNanos = Long.parseLong(text.substring(0, newline));
+        Scenario scenario;
+        try {
+            scenario = Scenario.parse(new ObjectMapper().readTree(text.substring(newline + 1)));
+        } catch (IOException | ScenarioException e) {
+            cluster.broadcastControl(FAIL, jobId, "member " + cluster.self() + " cannot run job " + jobId + ": " + e.getMessage());
+            return;
+        }
+        JobState job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id)));
+        ClusterJobNetwork network = cluster.jobNetwork(jobId);
+        MemberRun run = new MemberRun(scenario, job.dir, stdout, new ClusterPart(network, startEpochNanos));
+        job.run = run;
+        if (job.cause != null) {
+            run.fail(new IllegalStateException(job.cause));
+        }
+        Thread thread = new Thread(() -> runJob(job, run, startEpochNanos), "job-" + jobId);
+        thread.start();
+    }
+
+    private void runJob(JobState job, MemberRun run, long startEpochNanos) {
+        int code;
+        try {
+            long wait = startEpochNanos - epochNanos();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            job.state = "running";
+            code = run.run(stderr);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            stderr.println("member " + cluster.self() + ": job " + job.id + " failed: " + e);
+            code = 1;
+            if (job.cause == null) {
+                job.cause = "member " + cluster.self() + ": " + e;
+            }
+        } finally {
+            cluster.jobEnded(job.id);
+        }
+        job.state = switch (code) {
+            case 0 -> "completed";
+            case 3 -> job.cause != null ? "cancelled" : "stopped";
+            default -> "failed";
+        };
+        if (code == 1 && run.failure() != null && job.cause == null) {
+            job.cause = "member " + cluster.self() + ": " + run.failure();
+            cluster.broadcastControl(FAIL, job.id, job.cause);
+        }
+        cluster.sendControl(cluster.coordinator(), FINISHED, job.id, job.state + (job.cause == null ? "" : ": " + job.cause));
+    }
+
+    private void failLocally(JobState job, String cause) {
+        if (job.cause == null) {
+            job.cause = cause;
+        }
+        MemberRun run = job.run;
+        if (run != null) {
+            run.fail(new IllegalStateException(cause));
+        } else {
+            job.state = "failed";
+        }
+    }
+
+    @Override
+    public void onMemberLost(int member, String cause) {
+        Cluster c = cluster;
+        int self = c == null ? -1 : c.self();
+        for (JobState job : jobs.values()) {
+            if (job.state.equals("starting") || job.state.equals("running")) {
+                failLocally(job, "member " + self + ": job " + job.id + " failed because it lost " + cause);
+            }
+        }
+    }
+
+    /** Stops every running job and waits for it to write its files. */
+    void stopAll(long seconds) throws InterruptedException {
+        for (JobState job : jobs.values()) {
+            MemberRun run = job.run;
+            if (run != null) {
+                run.requestStop();
+            }
+        }
+        for (JobState job : jobs.values()) {
+            MemberRun run = job.run;
+            if (run != null) {
+                run.awaitFinished(seconds);
+            }
+        }
+    }
+
+    private static long epochNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+}

@@ -1,0 +1,274 @@
+package io.fournines.member;
+
+import io.fournines.cluster.ClusterSecret;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Real member processes on loopback, talking over real sockets. */
+class ClusterProcessesTest {
+
+    private static final String SECRET = "cluster-test-secret-0123456789";
+
+    @TempDir
+    Path dir;
+
+    private final Map<String, Process> processes = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @AfterEach
+    void killAll() {
+        processes.values().forEach(Process::destroyForcibly);
+    }
+
+    private Process start(String name, String... args) throws IOException {
+        return start(name, List.of(), args);
+    }
+
+    private Process start(String name, List<String> jvmFlags, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx192m", "-XX:+UseSerialGC"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        processes.put(name, p);
+        return p;
+    }
+
+    private String log(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".err"));
+    }
+
+    private static String freeAddresses(int n) throws IOException {
+        List<String> list = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                list.add("127.0.0.1:" + s.getLocalPort());
+            }
+        }
+        return String.join(",", list);
+    }
+
+    private Path secretFile(String secret) throws IOException {
+        Path f = dir.resolve("secret-" + secret.hashCode());
+        Files.writeString(f, secret);
+        return f;
+    }
+
+    /** Runs the driver on 3 members; returns the union of their results, sorted. */
+    private List<String> runOnThree(String query, long events, long slowMemberDelayMicros) throws Exception {
+        return runOnThree(query, events, slowMemberDelayMicros, List.of());
+    }
+
+    private List<String> runOnThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags) throws Exception {
+        String members = freeAddresses(3);
+        Path secret = secretFile(SECRET);
+        List<Process> started = new ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            String delay = m == 2 ? Long.toString(slowMemberDelayMicros) : "0";
+            started.add(start("driver-" + m, jvmFlags, ClusterQueryDriver.class.getName(), Integer.toString(m), members, secret.toString(), query,
+                    Long.toString(events), dir.toString(), delay));
+        }
+        for (int m = 0; m < 3; m++) {
+            assertThat(started.get(m).waitFor(90, TimeUnit.SECONDS)).as("member %d ended", m).isTrue();
+            assertThat(started.get(m).exitValue()).as("member %d exit; its log:%n%s", m, log("driver-" + m)).isZero();
+        }
+        List<String> union = new ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            union.addAll(Files.readAllLines(dir.resolve("results-" + m + ".txt")));
+        }
+        return union.stream().sorted().toList();
+    }
+
+    private Map<String, Long> metrics(int member) throws IOException {
+        return ClusterQueryDriver.readMetrics(dir.resolve("metrics-" + member + ".txt"));
+    }
+
+    private static long sum(Map<String, Long> metrics, String contains, String suffix) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().contains(contains) && e.getKey().endsWith(suffix)).mapToLong(Map.Entry::getValue).sum();
+    }
+
+    @Test
+    void q5OnThreeMembersGivesTheResultsOfOne() throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q5", 200_000);
+        assertThat(alone).isNotEmpty();
+        assertThat(runOnThree("q5", 200_000, 0)).isEqualTo(alone);
+        // Partials crossed: every member sent some to the others.
+        for (int m = 0; m < 3; m++) {
+            assertThat(sum(metrics(m), "net:", ".sentItems")).as("items member %d sent", m).isPositive();
+        }
+    }
+
+    @Test
+    void q5WithoutLocalPreAggregationSendsRawEventsForTheSameResults() throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q5", 100_000);
+        assertThat(runOnThree("q5", 100_000, 0, List.of("-Dfournines.localPreAggregation=false"))).isEqualTo(alone);
+        for (int m = 0; m < 3; m++) {
+            // Two thirds of the bids go to another member's accumulator.
+            assertThat(sum(metrics(m), "net:", ".sentItems")).as("items member %d sent", m).isGreaterThan(10_000);
+        }
+    }
+
+    @Test
+    void q8OnThreeMembersGivesTheResultsOfOne() throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q8", 200_000);
+        assertThat(alone).isNotEmpty();
+        assertThat(runOnThree("q8", 200_000, 0)).isEqualTo(alone);
+    }
+
+    @Test
+    void aSlowMemberThrottlesItsSendersWithBoundedBuffers() throws Exception {
+        long events = 600_000;
+        List<String> results = runOnThree("flood", events, 20);
+        assertThat(results).isEqualTo(ClusterQueryDriver.runAlone("flood", events));
+        Map<String, Long> slow = metrics(2);
+        for (int m = 0; m < 2; m++) {
+            Map<String, Long> fast = metrics(m);
+            assertThat(sum(fast, "to member 2", ".creditStalls")).as("credit stalls of member %d's sender to the slow member", m).isPositive();
+            // The fast members' sources were held back by the slow one (500 000 items/s would need 1.2 s).
+            assertThat(fast.get("source.maxLagNanos")).as("source lag on member %d", m).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(300));
+            // The slow member delivers at most 5 000 items per 100 ms period (20 us each), so the window it
+            // grants stays near 3 x 5 000; without flow control it would buffer most of the ~67 000 items each other member sends it.
+            assertThat(sum(slow, "from member " + m, ".peakBufferedEntries")).as("entries buffered at the slow member from member %d", m)
+                    .isPositive().isLessThanOrEqualTo(20_000);
+        }
+    }
+
+    private String serve(int index, String members, Path secret, int failureTimeoutMs) throws IOException {
+        start("member-" + index, MemberCli.class.getName(), "serve", "--index", Integer.toString(index), "--members", members,
+                "--secret-file", secret.toString(), "--out", dir.resolve("out-" + index).toString(), "--failure-timeout-ms",
+                Integer.toString(failureTimeoutMs), "--join-timeout-ms", "30000");
+        Path out = dir.resolve("member-" + index + ".out");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> Files.readString(out).contains("\"type\":\"ready\""));
+        String ready = Files.readString(out);
+        int at = ready.indexOf("\"http\":\"") + 8;
+        return ready.substring(at, ready.indexOf('"', at));
+    }
+
+    private static HttpResponse<String> call(String http, String method, String path, String token, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + http + path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Starts `serve` members 0..n-1 side by side; returns their API addresses. */
+    private List<String> serveCluster(String members, int n, int timeoutMs) throws Exception {
+        Path secret = secretFile(SECRET);
+        List<Thread> starters = new ArrayList<>();
+        String[] found = new String[n];
+        for (int m = 0; m < n; m++) {
+            int index = m;
+            Thread t = new Thread(() -> {
+                try {
+                    found[index] = serve(index, members, secret, timeoutMs);
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            t.start();
+            starters.add(t);
+        }
+        for (Thread t : starters) {
+            t.join();
+        }
+        return List.of(found);
+    }
+
+    @Test
+    void aKilledMemberFailsTheJobWithinTheTimeoutNamingIt() throws Exception {
+        String members = freeAddresses(3);
+        int timeoutMs = 2_000;
+        List<String> https = serveCluster(members, 3, timeoutMs);
+        String token = ClusterSecret.of(SECRET, "test").apiToken();
+        String job = "{\"name\":\"t\",\"query\":{\"name\":\"q5\",\"window_ms\":2000,\"slide_ms\":500},"
+                + "\"load\":{\"rate\":5000,\"source\":\"in-process\",\"keys\":1000,\"partitions\":3},"
+                + "\"cluster\":{\"members\":3,\"threads\":1},\"warmup_s\":1,\"duration_s\":60}";
+
+        assertThat(call(https.get(1), "POST", "/jobs", null, job).statusCode()).isEqualTo(401);
+        assertThat(call(https.get(1), "POST", "/jobs", "0".repeat(64), job).statusCode()).isEqualTo(401);
+        assertThat(log("member-1")).contains("refused management call POST /jobs");
+
+        HttpResponse<String> submitted = call(https.get(1), "POST", "/jobs", token, job);
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String id = submitted.body().replaceAll("\\D", "");
+        await().atMost(30, TimeUnit.SECONDS).until(() -> {
+            String s = call(https.get(0), "GET", "/jobs/" + id, token, null).body();
+            assertThat(s).as("member 0's log: %s", log("member-0")).doesNotContain("failed");
+            return s.contains("\"running\"");
+        });
+        // Windows close once every member's watermark has crossed the network: wait for the first.
+        await().atMost(30, TimeUnit.SECONDS).until(() -> call(https.get(0), "GET", "/metrics", token, null).body()
+                .contains("fournines_vertex_watermark_lag_seconds{job=\"" + id + "\",vertex=\"sliding-window\""));
+        assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_network_total{job=\"" + id + "\"");
+
+        long killedAt = System.nanoTime();
+        processes.get("member-2").destroyForcibly();
+        await().atMost(timeoutMs + 5_000, TimeUnit.MILLISECONDS).pollInterval(50, TimeUnit.MILLISECONDS)
+                .until(() -> call(https.get(0), "GET", "/jobs/" + id, token, null).body().contains("\"failed\""));
+        long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+        String status = call(https.get(0), "GET", "/jobs/" + id, token, null).body();
+        assertThat(status).contains("member 2 (" + members.split(",")[2] + ")");
+        assertThat(detectedMillis).isLessThan(timeoutMs + 3_000);
+        assertThat(log("member-0")).contains("lost").contains("member 2");
+        // Member 1 fails its part on its own thread; its log line may come a moment after member 0's status.
+        await().atMost(10, TimeUnit.SECONDS).until(() -> log("member-1").contains("the job failed"));
+        assertThat(log("member-1")).contains("member 2");
+    }
+
+    @Test
+    void aMemberWithTheWrongSecretIsRefused() throws Exception {
+        String members = freeAddresses(2);
+        start("member-0", MemberCli.class.getName(), "serve", "--index", "0", "--members", members, "--secret-file",
+                secretFile(SECRET).toString(), "--out", dir.resolve("out-0").toString());
+        Process intruder = start("member-1", MemberCli.class.getName(), "serve", "--index", "1", "--members", members, "--secret-file",
+                secretFile("not-the-cluster-secret-42").toString(), "--out", dir.resolve("out-1").toString());
+        assertThat(intruder.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(intruder.exitValue()).isEqualTo(1);
+        assertThat(log("member-1")).contains("member 0 (" + members.split(",")[0] + ") refused this member").contains("wrong secret");
+        assertThat(log("member-0")).contains("refused a connection").contains("does not know the cluster secret");
+        assertThat(Files.readString(dir.resolve("member-0.out"))).doesNotContain("ready");
+    }
+
+    @Test
+    void aFrozenMemberIsLostAfterTheFailureTimeout() throws Exception {
+        String members = freeAddresses(2);
+        int timeoutMs = 2_000;
+        List<String> https = serveCluster(members, 2, timeoutMs);
+        // SIGSTOP keeps its connection open: only the missing heartbeats can tell.
+        long pid = processes.get("member-1").pid();
+        new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
+        long stoppedAt = System.nanoTime();
+        try {
+            await().atMost(timeoutMs + 5_000, TimeUnit.MILLISECONDS).pollInterval(50, TimeUnit.MILLISECONDS)
+                    .until(() -> log("member-0").contains("lost no heartbeat from member 1"));
+            long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
+            assertThat(detectedMillis).isBetween((long) timeoutMs - 300, timeoutMs + 3_000L);
+            assertThat(log("member-0")).contains("(failure timeout " + timeoutMs + " ms)");
+            String token = ClusterSecret.of(SECRET, "test").apiToken();
+            assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_member_up{member=\"1\"} 0");
+        } finally {
+            new ProcessBuilder("kill", "-CONT", Long.toString(pid)).start().waitFor();
+        }
+    }
+}
