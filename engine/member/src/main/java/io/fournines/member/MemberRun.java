@@ -6,6 +6,7 @@ import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
 import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
 import io.fournines.engine.pipeline.StreamStage;
@@ -60,15 +61,20 @@ final class MemberRun {
     private volatile boolean stopRequested;
 
     private final ScheduleMonitor monitor = new ScheduleMonitor();
+    /** Where the load comes from when the scenario's load.source is kafka; null: the in-process generator. */
+    private final KafkaLoad.Endpoint kafkaEndpoint;
+    private KafkaLoad kafka;
+    private LoadProgress load = LoadProgress.of(monitor);
     /** Events that reached the query's first stage (counted there, fused into it). */
     private final LongAdder processed = new LongAdder();
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-    MemberRun(Scenario scenario, Path dir, PrintStream out) {
+    MemberRun(Scenario scenario, Path dir, PrintStream out, KafkaLoad.Endpoint kafkaEndpoint) {
         this.scenario = scenario;
         this.dir = dir;
         this.out = out;
+        this.kafkaEndpoint = kafkaEndpoint;
     }
 
     /** From another thread (a signal): stop the load, close the files, and return from {@link #run}. */
@@ -95,12 +101,18 @@ final class MemberRun {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
             WindowLatencyRecorder windows = null;
             Pipeline pipeline = Pipeline.create();
-            NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
-            if (query instanceof PerEventQuery<?> perEvent) {
-                attachPerEvent(pipeline, perEvent, latency, logs);
+            if (kafkaEndpoint != null) {
+                kafka = new KafkaLoad(scenario, kafkaEndpoint, dir);
+                load = kafka;
+                windows = kafka.attach(pipeline, latency, logs, dir, this::countProcessed);
             } else {
-                windows = new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
-                attachWindowed(pipeline, query, windows);
+                NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
+                if (query instanceof PerEventQuery<?> perEvent) {
+                    attachPerEvent(pipeline, perEvent, latency, logs);
+                } else {
+                    windows = new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
+                    attachWindowed(pipeline, query, windows);
+                }
             }
             long t0Nanos = System.nanoTime();
             Job job = engine.newJob(pipeline);
@@ -122,6 +134,9 @@ final class MemberRun {
             Throwable failure = failureOf(job);
             job.cancel();
             awaitEnd(job);
+            if (kafka != null) {
+                kafka.close();
+            }
             if (failure != null) {
                 err.println("member: the job failed: " + failure);
                 failure.printStackTrace(err);
@@ -151,7 +166,7 @@ final class MemberRun {
                 .writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, logs.clock())));
     }
 
-    private static <R> StreamStage<Scheduled<R>> attachScheduled(PerEventQuery<R> query, StreamStage<Scheduled<Event>> events) {
+    static <R> StreamStage<Scheduled<R>> attachScheduled(PerEventQuery<R> query, StreamStage<Scheduled<Event>> events) {
         return query.attach(events, Scheduled::item, (event, result) -> new Scheduled<>(result, event.scheduledEpochNanos()));
     }
 
@@ -161,9 +176,13 @@ final class MemberRun {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
         }, monitor)).withTimestamps(Event::dateTime, 0);
-        WindowLatencySinkP.SinkWatermarks watermarks = new WindowLatencySinkP.SinkWatermarks(scenario.threads());
-        query.attach(events.filter(this::countProcessed))
-             .writeTo(Sinks.fromProcessor("window-latency", () -> new WindowLatencySinkP(windows, watermarks)));
+        query.attach(events.filter(this::countProcessed)).writeTo(windowLatencySink(windows, scenario.threads()));
+    }
+
+    /** The sink that records window latency, one instance per worker thread. */
+    static <R> Sink<R> windowLatencySink(WindowLatencyRecorder windows, int threads) {
+        WindowLatencySinkP.SinkWatermarks watermarks = new WindowLatencySinkP.SinkWatermarks(threads);
+        return Sinks.fromProcessor("window-latency", () -> new WindowLatencySinkP(windows, watermarks));
     }
 
     /** A filter that keeps everything: it fuses into the query's first stage and counts what reaches it. */
@@ -236,7 +255,7 @@ final class MemberRun {
 
         void sample() {
             long now = System.nanoTime();
-            long generated = monitor.emitted();
+            long generated = load.emitted();
             long processedNow = processed.sum();
             double elapsed = (now - t0Nanos) / 1e9;
             double interval = Math.max((now - lastNanos) / 1e9, 1e-9);
@@ -257,7 +276,7 @@ final class MemberRun {
                     elapsed, warmup ? "warmup" : "measure", number(scenario.rate()), (generated - lastGenerated) / interval,
                     any ? Long.toString(last.getValueAtPercentile(99)) : "null",
                     any ? Long.toString(last.getValueAtPercentile(99.99)) : "null",
-                    monitor.lagNanos() / 1e6);
+                    load.lagNanos() / 1e6);
             out.flush();
             lastNanos = now;
             lastGenerated = generated;
@@ -275,7 +294,7 @@ final class MemberRun {
         }
     }
 
-    private static long sumOf(Map<String, Long> metrics, String suffix) {
+    static long sumOf(Map<String, Long> metrics, String suffix) {
         return metrics.entrySet().stream().filter(e -> e.getKey().endsWith(suffix)).mapToLong(Map.Entry::getValue).sum();
     }
 
@@ -289,7 +308,7 @@ final class MemberRun {
         ObjectNode m = json.createObjectNode();
         long startMicros = logs.startMicros();
         m.put("started_at", Instant.ofEpochSecond(startMicros / 1_000_000, (startMicros % 1_000_000) * 1_000).toString());
-        m.put("events_generated", monitor.emitted());
+        m.put("events_generated", load.emitted());
         m.put("events_processed", processed.sum());
         // Events behind the watermark, dropped by a window's first stage; and partial aggregates
         // dropped by its second stage because their window had already been emitted.
@@ -306,6 +325,9 @@ final class MemberRun {
         m.put("latency_values_clamped", latency.clampedValues());
         if (windows != null) {
             m.put("window_results_after_completion", windows.lateResults());
+        }
+        if (kafka != null) {
+            kafka.describe(m, jobMetrics);
         }
         Files.writeString(dir.resolve("member.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
     }
