@@ -9,7 +9,7 @@ SUPPORTED = {
     "engine": ({"fournines"}, "peer engines need their adapters"),
     "target": ({"local"}, "no EC2 provisioning yet"),
     "cluster.members": ({1}, "one member process until the distributed engine, issue 6"),
-    "load.source": ({"in-process"}, "no Kafka source yet"),
+    "load.source": ({"in-process", "kafka"}, "no other sources"),
     "guarantee": ({"none"}, "snapshots come with issue 7"),
     "mode": ({"single"}, "active-active comes with issue 7"),
 }

@@ -13,7 +13,6 @@ def test_every_committed_scenario_runs_on_this_build(name):
 
 @pytest.mark.parametrize("overrides, message", [
     (["CLUSTER=2"], "field cluster.members=2"),
-    (["SOURCE=kafka"], "field load.source=kafka"),
     (["GUARANTEE=exactly-once"], "field guarantee=exactly-once"),
     (["GUARANTEE=at-least-once"], "field guarantee=at-least-once"),
     (["MODE=active-active", "CLUSTER=2"], "field mode=active-active"),
