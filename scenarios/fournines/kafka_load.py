@@ -20,6 +20,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from fournines import REPO_ROOT
 from fournines.child_process import _die_with_parent
 from fournines.scenario import GC_FLAGS
 from fournines.java_build import ensure_jar
@@ -100,8 +101,10 @@ class KafkaLoad:
         return None
 
 
-def build_jars() -> tuple[Path, Path]:
-    return ensure_jar(LOADGEN_MODULE, LOADGEN_JAR), ensure_jar(BROKER_MODULE, BROKER_JAR)
+def build_jars() -> None:
+    """Builds the load generator and the broker launcher if stale (before the run starts)."""
+    ensure_jar(LOADGEN_MODULE, LOADGEN_JAR)
+    ensure_jar(BROKER_MODULE, BROKER_JAR)
 
 
 @contextmanager
@@ -111,7 +114,8 @@ def kafka_load(scenario: dict, run_dir: Path):
     if scenario["load"]["source"] != "kafka":
         yield KafkaLoad()
         return
-    loadgen_jar, broker_jar = build_jars()
+    loadgen_jar = REPO_ROOT / LOADGEN_MODULE / "target" / LOADGEN_JAR
+    broker_jar = REPO_ROOT / BROKER_MODULE / "target" / BROKER_JAR
     sidecars: list[_Sidecar] = []
     try:
         bootstrap = os.environ.get(BOOTSTRAP_ENV) or _start_broker(broker_jar, run_dir, sidecars)

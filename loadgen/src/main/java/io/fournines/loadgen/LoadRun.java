@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -35,6 +36,11 @@ final class LoadRun {
     }
 
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
+    /**
+     * Events each sender makes and throws away before t0, so the generator and the encoder are
+     * compiled before the schedule starts: a cold sender falls seconds behind in its first seconds.
+     */
+    static final int WARMUP_EVENTS = 200_000;
 
     private final Settings settings;
     private final IntFunction<EventStream> streams;
@@ -69,7 +75,14 @@ final class LoadRun {
         for (int t = 0; t < n; t++) {
             producers.add(new KafkaProducer<>(producerProperties(t), new ByteArraySerializer(), new ByteArraySerializer()));
         }
-        List<PartitionInfo> infos = producers.get(0).partitionsFor(settings.topic());
+        List<PartitionInfo> infos;
+        try {
+            infos = producers.get(0).partitionsFor(settings.topic());
+        } catch (KafkaException e) {
+            err.println("loadgen: topic " + settings.topic() + " is not available on " + settings.bootstrap() + " (create it with create-topic): " + e);
+            producers.forEach(p -> p.close(Duration.ZERO));
+            return 2;
+        }
         int partitions = infos.size();
         if (partitions % n != 0) {
             err.println("loadgen: topic " + settings.topic() + " has " + partitions + " partitions, not a multiple of --producers " + n
@@ -77,13 +90,21 @@ final class LoadRun {
             producers.forEach(p -> p.close(Duration.ZERO));
             return 2;
         }
+        List<EventStream> senderStreams = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            EventStream stream = streams.apply(t);
+            for (int i = 0; i < WARMUP_EVENTS; i++) {
+                stream.record(settings.topic(), 0, i, i);
+            }
+            senderStreams.add(stream);
+        }
         Schedule schedule = new Schedule(settings.rate());
         long endNanos = Double.isInfinite(settings.durationSeconds()) ? Long.MAX_VALUE
                 : schedule.startNanos() + (long) (settings.durationSeconds() * 1e9);
         SendProgress progress = new SendProgress(n);
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < n; t++) {
-            OpenLoopSender sender = new OpenLoopSender(t, n, schedule, settings.maxEvents(), endNanos, streams.apply(t), producers.get(t),
+            OpenLoopSender sender = new OpenLoopSender(t, n, schedule, settings.maxEvents(), endNanos, senderStreams.get(t), producers.get(t),
                     settings.topic(), partitions, progress, () -> stopRequested);
             Thread thread = new Thread(sender, "sender-" + t);
             threads.add(thread);
@@ -139,6 +160,8 @@ final class LoadRun {
         props.put(ProducerConfig.LINGER_MS_CONFIG, settings.lingerMs());
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, settings.batchSize());
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "fournines-loadgen-" + thread);
+        // A missing topic or broker fails the run in seconds, not after a minute per send.
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         props.putAll(settings.producerConfig());
         return props;
     }

@@ -55,7 +55,9 @@ final class OpenLoopSender implements Runnable {
     @Override
     public void run() {
         long sent = 0;
-        for (long i = thread; i < maxEvents && !stopped.getAsBoolean(); i += threads) {
+        // A failed send means the run's load is broken (the broker gone, the topic deleted): stop
+        // rather than block up to max.block.ms on every further send.
+        for (long i = thread; i < maxEvents && !stopped.getAsBoolean() && progress.firstError() == null; i += threads) {
             long due = schedule.dueNanos(i);
             if (due >= endNanos) {
                 break;

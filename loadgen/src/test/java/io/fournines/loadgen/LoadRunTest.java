@@ -81,6 +81,12 @@ class LoadRunTest {
     }
 
     @Test
+    void aMissingTopicIsRefusedInSeconds() {
+        assertThat(cli("run", "--bootstrap", kafka.bootstrap(), "--topic", "missing", "--stream", "trades", "--rate", "100",
+                "--events", "10", "--producer-config", "max.block.ms=1000")).isEqualTo(2);
+    }
+
+    @Test
     void anExistingTopicIsNotSilentlyReused() {
         assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "twice", "--partitions", "1")).isZero();
         assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "twice", "--partitions", "1")).isEqualTo(1);
