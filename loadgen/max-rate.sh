@@ -11,7 +11,7 @@ jar=$root/loadgen/target/fournines-loadgen.jar
 dir=$(mktemp -d -t fournines-max-rate-XXXX)
 java -cp "$root/infra/kafka-local/target/fournines-kafka-local.jar" io.fournines.kafkalocal.LocalKafka "$dir" > "$dir/launcher.out" 2>&1 &
 launcher=$!
-trap 'kill $launcher 2>/dev/null; wait $launcher 2>/dev/null' EXIT
+trap 'kill $launcher 2>/dev/null; wait $launcher 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 1 240); do grep -q ready "$dir/launcher.out" && break; sleep 0.5; done
 bootstrap=$(grep -o '127.0.0.1:[0-9]*' "$dir/launcher.out")
 broker=$(grep -o '"broker_pid":[0-9]*' "$dir/launcher.out" | cut -d: -f2)
