@@ -6,7 +6,7 @@ from pathlib import Path
 from fournines import REPO_ROOT
 
 # Every module a jar can depend on: a change in any of them makes the jar stale.
-_JAVA_TREES = ("pom.xml", "engine", "nexmark", "loadgen")
+_JAVA_TREES = ("pom.xml", "engine", "nexmark", "loadgen", "infra/kafka-local")
 
 
 def _newest_source_mtime() -> float:

@@ -32,8 +32,8 @@ class _Output:
     """Where the member's lines go: progress to the display, anything else through to the user and
     into member.log; the last stderr lines are kept to explain a crash."""
 
-    def __init__(self, log, display: ProgressDisplay):
-        self.log, self.display = log, display
+    def __init__(self, log, display: ProgressDisplay, on_running):
+        self.log, self.display, self.on_running = log, display, on_running
         self.done = False
         self.stderr_tail: list[str] = []
 
@@ -41,6 +41,9 @@ class _Output:
         """Raises ProtocolError for a progress message that breaks the contract."""
         message = parse_line(line.text) if line.stream == "stdout" else None
         if isinstance(message, Progress):
+            if self.on_running is not None:
+                self.on_running, started = None, self.on_running
+                started()
             self.display.update(message)
         elif isinstance(message, Done):
             self.done = True
@@ -52,10 +55,12 @@ class _Output:
                 self.stderr_tail = (self.stderr_tail + [line.text])[-_TAIL_LINES:]
 
 
-def play(command: list[str], cwd: Path, log_path: Path, display: ProgressDisplay, expected_s: float) -> Outcome:
+def play(command: list[str], cwd: Path, log_path: Path, display: ProgressDisplay, expected_s: float,
+         on_running=None) -> Outcome:
+    """`on_running` is called once, at the member's first progress message: its job is running."""
     with SignalCatcher() as signals, ChildProcess(command, cwd=cwd) as child, \
             open(log_path, "a", encoding="utf-8") as log, display:
-        output = _Output(log, display)
+        output = _Output(log, display, on_running)
         deadline = time.monotonic() + expected_s + STARTUP_AND_FLUSH_S
 
         def stop(status, cause, exit_code):

@@ -1,4 +1,4 @@
-"""The NEXMark queries a scenario can name, and the parameters each one takes.
+"""The queries a scenario can name (the NEXMark queries and the stock-trades query), and the parameters each one takes.
 
 A parameter a query does not use is an error, not ignored: `WINDOW_MS=5000` on Q1 would otherwise
 look like a measured variant that never existed. Defaults are Beam NEXMark's (10 s windows, Q5
@@ -17,6 +17,8 @@ PARAMETERS: dict[str, dict[str, Field]] = {
     "q7": {"window_ms": _WINDOW},  # highest bid: tumbling-window max, fanned back out
     "q8": {"window_ms": _WINDOW},  # new users: tumbling-window join of persons and auctions
     "q13": {"side_input_rows": Field(Integer(1, 100_000_000), 500)},  # bidder % rows picks the row
+    # Not NEXMark: the Jet team's Kafka latency benchmark, mean trades/s per ticker (load.source kafka).
+    "trades": {"window_ms": _WINDOW, "slide_ms": _SLIDE},
 }
 
 

@@ -20,6 +20,7 @@ from fournines.cluster_results import merge_members
 from fournines.host_context import host_context
 from fournines.java_build import ensure_jar
 from fournines.jvm import PROFILE_FILE, jvm_flags, member_command
+from fournines.kafka_load import KafkaLoadError, build_jars as build_kafka_jars, kafka_load, run_record_fields
 from fournines.overrides import Overrides
 from fournines.play import EXIT_FAILED, Outcome, play
 from fournines.progress_display import ProgressDisplay
@@ -52,6 +53,8 @@ def prepare(ref: str, overrides: Overrides) -> tuple[dict, Path]:
                          f"(the runner starts {engine.module}/target/{engine.jar})")
     try:
         jar = ensure_jar(engine.module, engine.jar)
+        if scenario["load"]["source"] == "kafka":
+            build_kafka_jars()
     except subprocess.CalledProcessError as e:
         raise RunRefused(f"building {engine.module} failed (exit {e.returncode}); see Maven's output above") from None
     return scenario, jar
@@ -81,7 +84,14 @@ def run(scenario: dict, launcher: Callable[[list[str], Path], list[str]], profil
         merge_members(run_dir, [member_dir(run_dir, i) for i in range(members)])
     else:
         command = launcher(flags, run_dir)
-        outcome = play(command, run_dir, run_dir / "member.log", display, total_s)
+        try:
+            with kafka_load(scenario, run_dir) as kafka:
+                command += kafka.member_args
+                outcome = play(command, run_dir, run_dir / "member.log", display, total_s, on_running=kafka.start_load)
+                if outcome.status == "completed" and kafka.failure():
+                    outcome = Outcome("failed", kafka.failure(), EXIT_FAILED)
+        except KafkaLoadError as e:
+            outcome = Outcome("failed", str(e), EXIT_FAILED)
     return finish(run_dir, scenario, context, flags, command, outcome, profile)
 
 
@@ -97,6 +107,7 @@ def finish(run_dir: Path, scenario: dict, context: dict, flags: list[str], comma
             status, failure, exit_code = "failed", str(e), EXIT_FAILED
     profile_file = PROFILE_FILE if profile and (run_dir / PROFILE_FILE).exists() else None
     record = assemble(scenario, context, flags, command, status, failure, member, profile_file)
+    record.update(run_record_fields(run_dir))
     write_run_json(run_dir, record)
     if profile_file:
         _describe_profile(run_dir)

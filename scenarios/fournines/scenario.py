@@ -12,6 +12,7 @@ import yaml
 
 from fournines import REPO_ROOT
 from fournines.durations import parse_duration
+from fournines.kafka_settings import KAFKA, check_rules as check_kafka_rules
 from fournines.overrides import Overrides
 from fournines.queries import PARAMETERS, QuerySpec
 from fournines.schema import OPTIONAL, Choice, Duration, Field, Integer, ListOf, Problems, Record, Strings, Text
@@ -48,6 +49,7 @@ SCHEMA = Record({
         "source": Field(Choice("in-process", "kafka"), "in-process"),
         "partitions": Field(Integer(1, 100_000), OPTIONAL),  # default: members × threads
         "keys": Field(Integer(0, 1_000_000_000), 10_000),
+        "kafka": Field(KAFKA, OPTIONAL),  # only with source kafka; defaults filled then
     })),
     "cluster": Field(Record({
         "members": Field(Integer(1, 1000), 1),
@@ -141,6 +143,7 @@ def _check_rules(s: dict, problems: Problems) -> None:
     if s["mode"] == "active-active" and cluster["members"] % 2:
         problems.add("cluster.members", "must be even (two disjoint halves) when mode is active-active; "
                      f"is {cluster['members']}")
+    check_kafka_rules(s, problems)
     end_s = parse_duration(s["warmup"]) + parse_duration(s["duration"])
     for i, fault in enumerate(s["faults"]):
         member = int(fault["target"].removeprefix("member-"))

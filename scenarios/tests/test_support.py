@@ -12,7 +12,7 @@ def test_every_committed_scenario_runs_on_this_build(name):
 
 
 @pytest.mark.parametrize("overrides, message", [
-    (["SOURCE=kafka"], "field load.source=kafka"),
+    (["SOURCE=kafka", "CLUSTER=2"], "field load.source=kafka with cluster.members=2"),
     (["MODE=active-active", "CLUSTER=2"], "field mode=active-active"),
     (["GUARANTEE=exactly-once", "CLUSTER=2"], "field guarantee=exactly-once with cluster.members=2"),
 ])

@@ -153,7 +153,7 @@ final class ClusterMember implements Cluster.Listener {
         }
         JobState job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id)));
         ClusterJobNetwork network = cluster.jobNetwork(jobId);
-        MemberRun run = new MemberRun(scenario, job.dir, stdout, new ClusterPart(network, startEpochNanos));
+        MemberRun run = new MemberRun(scenario, job.dir, stdout, new ClusterPart(network, startEpochNanos), null);
         job.run = run;
         if (job.cause != null) {
             run.fail(new IllegalStateException(job.cause));

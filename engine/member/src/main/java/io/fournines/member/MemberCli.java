@@ -43,6 +43,12 @@ public final class MemberCli {
         @Option(names = "--out", required = true, paramLabel = "DIR", description = "where the result files go")
         Path out;
 
+        @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT", description = "with load.source kafka: the broker to read from")
+        String kafkaBootstrap;
+
+        @Option(names = "--kafka-topic", paramLabel = "TOPIC", description = "with load.source kafka: the topic the load generator fills")
+        String kafkaTopic;
+
         boolean stopOnSignal;
 
         @Override
@@ -59,7 +65,13 @@ public final class MemberCli {
                         + " (start that many `serve` members and submit the job to one of them)");
                 return 2;
             }
-            MemberRun run = new MemberRun(scenario, out, System.out);
+            boolean fromKafka = scenario.source().equals(Scenario.KAFKA);
+            if (fromKafka != (kafkaBootstrap != null && kafkaTopic != null)) {
+                System.err.println("member: " + (fromKafka ? "load.source is kafka: --kafka-bootstrap and --kafka-topic are required"
+                        : "--kafka-bootstrap and --kafka-topic are only for load.source kafka; it is " + scenario.source()));
+                return 2;
+            }
+            MemberRun run = new MemberRun(scenario, out, System.out, null, fromKafka ? new KafkaLoad.Endpoint(kafkaBootstrap, kafkaTopic) : null);
             // SIGTERM and SIGINT run the shutdown hooks: stop the load and close the files before the
             // JVM halts (with 128 + the signal number).
             Thread hook = new Thread(() -> {

@@ -8,6 +8,7 @@ import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
 import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
 import io.fournines.engine.pipeline.StreamStage;
@@ -66,22 +67,25 @@ final class MemberRun {
     private volatile boolean stopRequested;
 
     private final ScheduleMonitor monitor = new ScheduleMonitor();
+    /** Where the load comes from when the scenario's load.source is kafka; null: the in-process generator. */
+    private final KafkaLoad.Endpoint kafkaEndpoint;
+    private KafkaLoad kafka;
+    private LoadProgress load = LoadProgress.of(monitor);
     /** Events that reached the query's first stage (counted there, fused into it). */
     private final LongAdder processed = new LongAdder();
     private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
 
-    MemberRun(Scenario scenario, Path dir, PrintStream out) {
-        this(scenario, dir, out, null);
-    }
-
-    /** This member's part of a job that every member of {@code cluster} runs. */
-    MemberRun(Scenario scenario, Path dir, PrintStream out, ClusterPart cluster) {
+    /**
+     * @param cluster       this member's part of a job every member of it runs; null: this member alone
+     * @param kafkaEndpoint where the load comes from when load.source is kafka; null: the in-process generator
+     */
+    MemberRun(Scenario scenario, Path dir, PrintStream out, ClusterPart cluster, KafkaLoad.Endpoint kafkaEndpoint) {
         this.scenario = scenario;
         this.dir = dir;
         this.out = out;
         this.cluster = cluster;
+        this.kafkaEndpoint = kafkaEndpoint;
     }
-
     /** From another thread: the job fails with {@code cause} (another member failed or was lost). */
     void fail(Throwable cause) {
         externalFailure = cause;
@@ -131,12 +135,18 @@ final class MemberRun {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
             WindowLatencyRecorder windows = null;
             Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
-            NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
-            if (query instanceof PerEventQuery<?> perEvent) {
-                attachPerEvent(pipeline, perEvent, latency, logs);
+            if (kafkaEndpoint != null) {
+                kafka = new KafkaLoad(scenario, kafkaEndpoint, dir);
+                load = kafka;
+                windows = kafka.attach(pipeline, latency, logs, dir, this::countProcessed);
             } else {
-                windows = new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
-                attachWindowed(pipeline, query, windows);
+                NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
+                if (query instanceof PerEventQuery<?> perEvent) {
+                    attachPerEvent(pipeline, perEvent, latency, logs);
+                } else {
+                    windows = new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
+                    attachWindowed(pipeline, query, windows);
+                }
             }
             long t0Nanos = System.nanoTime();
             Job job = engine.newJob(pipeline.toDag(), jobConfig(), cluster == null ? null : cluster.network());
@@ -147,7 +157,7 @@ final class MemberRun {
             job.future().whenComplete((ignored, failure) -> wake.countDown());
 
             RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
-                    monitor::emitted, processed::sum, monitor::lagNanos);
+                    load::emitted, processed::sum, load::lagNanos);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
             sampler.everySecondUntil(endNanos, logs, wake);
             failure = failureOf(job);
@@ -156,6 +166,9 @@ final class MemberRun {
             }
             job.cancel();
             awaitEnd(job);
+            if (kafka != null) {
+                kafka.close();
+            }
             if (failure != null) {
                 err.println("member: the job failed: " + failure);
                 failure.printStackTrace(err);
@@ -193,7 +206,7 @@ final class MemberRun {
                 .writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, logs.clock())));
     }
 
-    private static <R> StreamStage<Scheduled<R>> attachScheduled(PerEventQuery<R> query, StreamStage<Scheduled<Event>> events) {
+    static <R> StreamStage<Scheduled<R>> attachScheduled(PerEventQuery<R> query, StreamStage<Scheduled<Event>> events) {
         return query.attach(events, Scheduled::item, (event, result) -> new Scheduled<>(result, event.scheduledEpochNanos()));
     }
 
@@ -203,9 +216,13 @@ final class MemberRun {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
         }, monitor, this::start)).withTimestamps(Event::dateTime, 0);
-        WindowLatencySinkP.SinkWatermarks watermarks = new WindowLatencySinkP.SinkWatermarks(scenario.threads());
-        query.attach(events.filter(this::countProcessed))
-             .writeTo(Sinks.fromProcessor("window-latency", () -> new WindowLatencySinkP(windows, watermarks)));
+        query.attach(events.filter(this::countProcessed)).writeTo(windowLatencySink(windows, scenario.threads()));
+    }
+
+    /** The sink that records window latency, one instance per worker thread. */
+    static <R> Sink<R> windowLatencySink(WindowLatencyRecorder windows, int threads) {
+        WindowLatencySinkP.SinkWatermarks watermarks = new WindowLatencySinkP.SinkWatermarks(threads);
+        return Sinks.fromProcessor("window-latency", () -> new WindowLatencySinkP(windows, watermarks));
     }
 
     /** -Dfournines.localPreAggregation=false sends raw events across members: to measure what the local stage saves. */
@@ -256,7 +273,7 @@ final class MemberRun {
         }
     }
 
-    private static long sumOf(Map<String, Long> metrics, String suffix) {
+    static long sumOf(Map<String, Long> metrics, String suffix) {
         return metrics.entrySet().stream().filter(e -> e.getKey().endsWith(suffix)).mapToLong(Map.Entry::getValue).sum();
     }
 
@@ -266,7 +283,7 @@ final class MemberRun {
         ObjectMapper json = new ObjectMapper();
         // Events behind the watermark, dropped by a window's first stage; and partial aggregates
         // dropped by its second stage because their window had already been emitted.
-        ObjectNode m = MemberJson.contractFields(json, logs.startMicros(), monitor.emitted(), processed.sum(),
+        ObjectNode m = MemberJson.contractFields(json, logs.startMicros(), load.emitted(), processed.sum(),
                 sumOf(jobMetrics, ".lateItems"), sampler.achievedRate());
         m.put("late_window_partials", sumOf(jobMetrics, ".lateFrames"));
         m.put("query", scenario.query());
@@ -290,6 +307,9 @@ final class MemberRun {
             m.put("snapshots_committed", job.committedSnapshotCount());
             m.put("last_snapshot_ms", job.lastSnapshotDurationNanos() / 1e6);
             m.put("last_snapshot_bytes", snapshotStore.sizeInBytes(job.lastCommittedSnapshot()));
+        }
+        if (kafka != null) {
+            kafka.describe(m, jobMetrics);
         }
         Files.writeString(dir.resolve("member.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
     }

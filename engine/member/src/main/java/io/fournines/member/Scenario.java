@@ -26,16 +26,19 @@ import java.util.Locale;
  * @param members    member processes that run the job together
  * @param guarantee  the job's processing guarantee; anything but NONE takes snapshots
  * @param snapshotIntervalMillis time between the starts of two snapshots; 0 with guarantee NONE
+ * @param source     where the load comes from: {@code in-process} (the generator) or {@code kafka}
  */
 record Scenario(String query, QueryParameters parameters, double rate, long keys, int threads, int members, double warmupSeconds,
-                double durationSeconds, ProcessingGuarantee guarantee, long snapshotIntervalMillis) {
+                double durationSeconds, ProcessingGuarantee guarantee, long snapshotIntervalMillis, String source) {
 
     /**
      * The queries the member runs. Q3, Q4 and Q6 join unwindowed streams whose state grows without
      * bound, so an endless run would measure the heap filling up, not the query.
      */
-    static final List<String> SUPPORTED = List.of("q0", "q1", "q2", "q5", "q7", "q8", "q13");
-    private static final List<String> WINDOWED = List.of("q5", "q7", "q8");
+    static final List<String> SUPPORTED = List.of("q0", "q1", "q2", "q5", "q7", "q8", "q13", TradesPerSecond.NAME);
+    private static final List<String> WINDOWED = List.of("q5", "q7", "q8", TradesPerSecond.NAME);
+    static final String IN_PROCESS = "in-process";
+    static final String KAFKA = "kafka";
 
     static Scenario read(Path file) throws ScenarioException {
         JsonNode root;
@@ -67,7 +70,7 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
         QueryParameters parameters = QueryParameters.defaults();
         if (WINDOWED.contains(name)) {
             long window = integer(query, "query.window_ms", 1);
-            long slide = name.equals("q5") ? integer(query, "query.slide_ms", 1) : window;
+            long slide = name.equals("q5") || name.equals(TradesPerSecond.NAME) ? integer(query, "query.slide_ms", 1) : window;
             if (window % slide != 0) {
                 throw new ScenarioException("query.window_ms: must be a multiple of query.slide_ms (" + slide + "); is " + window);
             }
@@ -86,12 +89,21 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
             throw new ScenarioException("load.rate: must be at least 1 event/s; is " + load.get("rate"));
         }
         long keys = integer(load, "load.keys", 0);
-        requireIfPresent(load, "source", "load.source", "in-process");
+        String source = load.has("source") ? text(load, "load.source") : IN_PROCESS;
+        if (!source.equals(IN_PROCESS) && !source.equals(KAFKA)) {
+            throw new ScenarioException("load.source: the member reads \"in-process\" or \"kafka\"; is \"" + source + "\"");
+        }
+        if (name.equals(TradesPerSecond.NAME) && !source.equals(KAFKA)) {
+            throw new ScenarioException("load.source: query trades reads stock trades, which only the Kafka load generator makes; must be \"kafka\"");
+        }
 
         JsonNode cluster = object(root, "cluster");
         int threads = Math.toIntExact(Math.min(integer(cluster, "cluster.threads", 1), 1024));
         int members = cluster.has("members") ? Math.toIntExact(Math.min(integer(cluster, "cluster.members", 1), 1024)) : 1;
-        if (load.has("partitions") && integer(load, "load.partitions", 1) != (long) members * threads) {
+        if (source.equals(KAFKA) && members > 1) {
+            throw new ScenarioException("load.source: the Kafka source runs on one member so far; is \"kafka\" with cluster.members " + members);
+        }
+        if (source.equals(IN_PROCESS) && load.has("partitions") && integer(load, "load.partitions", 1) != (long) members * threads) {
             throw new ScenarioException("load.partitions: the in-process generator runs one slice per worker thread of each member, so it must equal "
                     + "cluster.members x cluster.threads (" + members * threads + "); is " + load.get("partitions"));
         }
@@ -114,7 +126,7 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
         if (!(duration > 0)) {
             throw new ScenarioException("duration_s: must be > 0; is " + duration);
         }
-        return new Scenario(name, parameters, rate, keys, threads, members, warmup, duration, guarantee, snapshotInterval);
+        return new Scenario(name, parameters, rate, keys, threads, members, warmup, duration, guarantee, snapshotInterval, source);
     }
 
     private static ProcessingGuarantee guarantee(JsonNode root) throws ScenarioException {

@@ -74,7 +74,7 @@ class MemberRunTest {
         }
         assertThat(stderr.toString(StandardCharsets.UTF_8))
                 .contains("query.slide_ms: missing")
-                .contains("query.name: the member runs q0, q1, q2, q5, q7, q8, q13; is \"q4\"")
+                .contains("query.name: the member runs q0, q1, q2, q5, q7, q8, q13, trades; is \"q4\"")
                 .contains("load.partitions: the in-process generator runs one slice per worker thread");
     }
 

@@ -1,0 +1,213 @@
+package io.fournines.engine.kafka;
+
+import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.Counter;
+import io.fournines.engine.core.Watermark;
+import io.fournines.engine.processor.WatermarkPolicy;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A cooperative Kafka source instance: reads its share of the topic's partitions
+ * ({@link PartitionAssignment}) with {@code consumer.poll(Duration.ZERO)} on the worker thread,
+ * which only sends fetches and takes what has already arrived, so it never waits for the network
+ * (measured: see engine/kafka/README.md, and the {@code pollsOver1ms} metric of every run). Emits
+ * per-partition watermarks ({@link PartitionWatermarks}), keeps the next offset of every partition
+ * ({@link #consumedOffsets()}, for snapshots) and can start from given offsets. A record the decoder
+ * rejects is counted ({@code malformedRecords}) and handed to the {@link DeadLetters}.
+ *
+ * <p>No consumer group: partitions are assigned, not subscribed, and offsets are never committed to
+ * Kafka; where to resume is the caller's (the snapshot's) business.
+ */
+public final class KafkaSourceP<T> extends AbstractProcessor {
+
+    private final Map<String, Object> consumerProperties;
+    private final String topic;
+    private final RecordDecoder<T> decoder;
+    private final WatermarkPolicy watermarkPolicy;
+    private final KafkaSourceOptions options;
+
+    private KafkaConsumer<byte[], byte[]> consumer;
+    private TopicPartition[] partitions;
+    /** Partition number -> its slot in {@link #partitions}. */
+    private final Map<Integer, Integer> slotOf = new HashMap<>();
+    /** Next offset to read, by slot; -1 until the first record (the start is then Kafka's reset policy). */
+    private long[] nextOffsets;
+    private PartitionWatermarks watermarks;
+    private Iterator<ConsumerRecord<byte[], byte[]>> batch;
+    private Object pendingItem;
+    /** The slot and next offset of the pending item: its offset counts as consumed once it is emitted. */
+    private int pendingSlot;
+    private long pendingNextOffset;
+    private long pendingWatermark = PartitionWatermarks.NONE;
+    private long lastPollNanos;
+    private int instance;
+
+    private Counter malformed;
+    private Counter polls;
+    private Counter pollNanos;
+    private Counter slowPolls;
+
+    KafkaSourceP(Map<String, Object> consumerProperties, String topic, RecordDecoder<T> decoder, WatermarkPolicy watermarkPolicy,
+                 KafkaSourceOptions options) {
+        this.consumerProperties = consumerProperties;
+        this.topic = topic;
+        this.decoder = decoder;
+        this.watermarkPolicy = watermarkPolicy;
+        this.options = options;
+    }
+
+    @Override
+    protected void init(Context context) {
+        malformed = context.counter("malformedRecords");
+        polls = context.counter("polls");
+        pollNanos = context.counter("pollNanos");
+        slowPolls = context.counter("pollsOver1ms");
+        instance = context.processorIndex();
+        Map<String, Object> props = new HashMap<>(consumerProperties);
+        props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "fournines-" + context.vertexName() + "-" + instance);
+        consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        // Once, before the job runs: the only call that waits on the network.
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, options.metadataTimeout());
+        if (infos == null || infos.isEmpty()) {
+            throw new IllegalStateException("Kafka topic '" + topic + "' does not exist (no partitions after " + options.metadataTimeout() + ")");
+        }
+        int[] mine = PartitionAssignment.partitionsOf(
+                options.globalIndex(instance, context.parallelism()), options.totalParallelism(context.parallelism()), infos.size());
+        partitions = new TopicPartition[mine.length];
+        nextOffsets = new long[mine.length];
+        for (int i = 0; i < mine.length; i++) {
+            partitions[i] = new TopicPartition(topic, mine[i]);
+            slotOf.put(mine[i], i);
+            nextOffsets[i] = -1;
+        }
+        consumer.assign(List.of(partitions));
+        for (int i = 0; i < mine.length; i++) {
+            Long start = options.startOffsets().get(mine[i]);
+            if (start != null) {
+                consumer.seek(partitions[i], start);
+                nextOffsets[i] = start;
+            }
+        }
+        long now = System.nanoTime();
+        watermarks = watermarkPolicy == null ? null : new PartitionWatermarks(watermarkPolicy, mine.length, options.idleTimeout().toNanos(), now);
+        lastPollNanos = now;
+    }
+
+    @Override
+    public boolean complete() {
+        if (!flushPending()) {
+            return false;
+        }
+        if (batch == null || !batch.hasNext()) {
+            long start = System.nanoTime();
+            batch = consumer.poll(Duration.ZERO).iterator();
+            long end = System.nanoTime();
+            lastPollNanos = end;
+            polls.increment();
+            pollNanos.add(end - start);
+            if (end - start > 1_000_000) {
+                slowPolls.increment();
+            }
+        }
+        long now = lastPollNanos;
+        while (batch.hasNext()) {
+            ConsumerRecord<byte[], byte[]> record = batch.next();
+            int slot = slotOf.get(record.partition());
+            T item;
+            try {
+                item = decoder.decode(record);
+            } catch (RuntimeException e) {
+                malformed.increment();
+                options.deadLetters().setAside(record, e.toString());
+                nextOffsets[slot] = record.offset() + 1;
+                continue;
+            }
+            if (watermarks != null) {
+                watermarks.observe(slot, item, now);
+            }
+            pendingItem = item;
+            pendingSlot = slot;
+            pendingNextOffset = record.offset() + 1;
+            if (!flushPending()) {
+                return false;
+            }
+        }
+        if (watermarks != null) {
+            pendingWatermark = watermarks.advance(System.nanoTime());
+            flushPending();
+        }
+        return false;
+    }
+
+    private boolean flushPending() {
+        if (pendingItem != null) {
+            if (!tryEmit(pendingItem)) {
+                return false;
+            }
+            pendingItem = null;
+            nextOffsets[pendingSlot] = pendingNextOffset;
+        }
+        if (pendingWatermark != PartitionWatermarks.NONE) {
+            if (!tryEmit(new Watermark(pendingWatermark))) {
+                return false;
+            }
+            pendingWatermark = PartitionWatermarks.NONE;
+        }
+        return true;
+    }
+
+    /** An idle worker wakes to poll again after {@code idlePollInterval}: Kafka cannot signal it. */
+    @Override
+    public long nextDeadlineNanos() {
+        return lastPollNanos + options.idlePollInterval().toNanos();
+    }
+
+    /**
+     * The next offset to read for each of this instance's partitions that has delivered a record or
+     * was given a start offset: what a snapshot stores, and what {@link KafkaSourceOptions#withStartOffsets}
+     * takes to resume. Read it from the processor's own thread (or after the job ended).
+     */
+    public Map<Integer, Long> consumedOffsets() {
+        Map<Integer, Long> offsets = new HashMap<>();
+        if (partitions == null) {
+            return offsets;
+        }
+        for (int i = 0; i < partitions.length; i++) {
+            if (nextOffsets[i] >= 0) {
+                offsets.put(partitions[i].partition(), nextOffsets[i]);
+            }
+        }
+        return offsets;
+    }
+
+    /** The partitions this instance reads. */
+    public List<Integer> assignedPartitions() {
+        List<Integer> list = new ArrayList<>();
+        for (TopicPartition tp : partitions == null ? new TopicPartition[0] : partitions) {
+            list.add(tp.partition());
+        }
+        return list;
+    }
+
+    @Override
+    public void close() {
+        if (consumer != null) {
+            consumer.close(Duration.ofSeconds(1));
+        }
+        options.offsetsListener().accept(instance, consumedOffsets());
+    }
+}

@@ -1,0 +1,201 @@
+package io.fournines.engine.kafka;
+
+import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.job.Engine;
+import io.fournines.engine.job.Job;
+import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sinks;
+import io.fournines.kafkalocal.LocalKafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The Kafka source and sink against a real broker (one for the whole class: it takes seconds to start). */
+class KafkaConnectorsTest {
+
+    @TempDir
+    static Path dir;
+    static LocalKafka kafka;
+    static Engine engine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = LocalKafka.start(dir.resolve("broker"));
+        engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2));
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        engine.close();
+        kafka.close();
+    }
+
+    @Test
+    void everyRecordMakesTheRoundTripThroughTheEngineExactlyOnceWhenNothingFails() throws Exception {
+        int n = 20_000;
+        createTopic("round-in", 4);
+        createTopic("round-out", 3);
+        produce("round-in", 4, LongStream.range(0, n));
+        Pipeline p = Pipeline.create();
+        p.readFrom(KafkaSources.kafka(clientProps(), "round-in", KafkaConnectorsTest::decodeLong, options()))
+         .withoutTimestamps()
+         .map(v -> v * 2)
+         .writeTo(KafkaSinks.kafka(clientProps(), (Long v) -> new ProducerRecord<>("round-out", null, encodeLong(v))));
+        Job job = engine.newJob(p);
+        List<Long> out = readAtLeast("round-out", 3, n);
+        job.cancel();
+        // Exact: nothing lost, nothing twice, and nothing more arriving.
+        assertThat(out).hasSize(n);
+        assertThat(new HashSet<>(out)).isEqualTo(LongStream.range(0, n).map(v -> v * 2).boxed().collect(Collectors.toSet()));
+        assertThat(readAtLeast("round-out", 3, n)).hasSize(n);
+    }
+
+    @Test
+    void aRestartedSourceResumesFromTheOffsetsItWasGiven() throws Exception {
+        createTopic("resume", 3);
+        produce("resume", 3, LongStream.range(0, 300));
+        Map<Integer, Long> offsets = new ConcurrentHashMap<>();
+        List<Long> first = new CopyOnWriteArrayList<>();
+        Job job1 = engine.newJob(pipeline("resume", options().withOffsetsListener((instance, o) -> offsets.putAll(o)), first));
+        await().atMost(Duration.ofSeconds(30)).until(() -> first.size() >= 300);
+        job1.cancel();
+        await().atMost(Duration.ofSeconds(10)).until(job1::isDone);
+        assertThat(offsets).containsOnlyKeys(0, 1, 2);
+        assertThat(offsets.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(300);
+
+        produce("resume", 3, LongStream.range(300, 500));
+        List<Long> second = new CopyOnWriteArrayList<>();
+        Job job2 = engine.newJob(pipeline("resume", options().withStartOffsets(offsets), second));
+        await().atMost(Duration.ofSeconds(30)).until(() -> second.size() >= 200);
+        Thread.sleep(500);  // anything read twice would arrive now
+        job2.cancel();
+        assertThat(second).hasSize(200).containsExactlyInAnyOrderElementsOf(LongStream.range(300, 500).boxed().toList());
+    }
+
+    @Test
+    void malformedRecordsAreCountedAndSetAsideWithTheirBytesAndReason() throws Exception {
+        createTopic("mixed", 2);
+        produce("mixed", 2, LongStream.range(0, 100));
+        byte[][] bad = {{1, 2, 3}, {}, null, new byte[9]};
+        try (var producer = producer()) {
+            for (int i = 0; i < bad.length; i++) {
+                producer.send(new ProducerRecord<>("mixed", i % 2, null, bad[i])).get();
+            }
+        }
+        Path deadLetterPath = dir.resolve("dead-letters.jsonl");
+        List<Long> good = new CopyOnWriteArrayList<>();
+        Job job;
+        try (DeadLetterFile deadLetters = new DeadLetterFile(deadLetterPath)) {
+            job = engine.newJob(pipeline("mixed", KafkaSourceOptions.defaults(deadLetters), good));
+            await().atMost(Duration.ofSeconds(30)).until(() -> malformed(job) == bad.length && good.size() == 100);
+            job.cancel();
+            await().atMost(Duration.ofSeconds(10)).until(job::isDone);
+        }
+        assertThat(good).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 100).boxed().toList());
+        List<String> lines = Files.readAllLines(deadLetterPath);
+        assertThat(lines).hasSize(bad.length).allMatch(l -> l.contains("\"topic\":\"mixed\"") && l.contains("expected 8 bytes"));
+        assertThat(lines).anyMatch(l -> l.contains("\"value\":\"" + Base64.getEncoder().encodeToString(bad[0]) + "\""))
+                         .anyMatch(l -> l.contains("\"value\":null"))
+                         .anyMatch(l -> l.contains("\"value\":\"\""));
+    }
+
+    private static long malformed(Job job) {
+        return job.metrics().entrySet().stream().filter(e -> e.getKey().endsWith(".malformedRecords")).mapToLong(Map.Entry::getValue).sum();
+    }
+
+    private static Pipeline pipeline(String topic, KafkaSourceOptions options, List<Long> sink) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(KafkaSources.kafka(clientProps(), topic, KafkaConnectorsTest::decodeLong, options))
+         .withoutTimestamps()
+         .writeTo(Sinks.list(sink));
+        return p;
+    }
+
+    private static KafkaSourceOptions options() throws java.io.IOException {
+        return KafkaSourceOptions.defaults(new DeadLetterFile(Files.createTempFile(dir, "dead-letters", ".jsonl")));
+    }
+
+    static Long decodeLong(ConsumerRecord<byte[], byte[]> record) {
+        byte[] v = record.value();
+        if (v == null || v.length != 8) {
+            throw new IllegalArgumentException("expected 8 bytes, got " + (v == null ? "null" : v.length));
+        }
+        return ByteBuffer.wrap(v).getLong();
+    }
+
+    static byte[] encodeLong(long v) {
+        return ByteBuffer.allocate(8).putLong(v).array();
+    }
+
+    private static Map<String, Object> clientProps() {
+        return Map.of("bootstrap.servers", kafka.bootstrap());
+    }
+
+    private static void createTopic(String topic, int partitions) throws Exception {
+        try (Admin admin = Admin.create(clientProps())) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer() {
+        return new KafkaProducer<>(clientProps(), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static void produce(String topic, int partitions, LongStream values) throws Exception {
+        try (var producer = producer()) {
+            values.forEach(v -> producer.send(new ProducerRecord<>(topic, (int) (v % partitions), null, encodeLong(v))));
+            producer.flush();
+        }
+    }
+
+    /** Everything in the topic once it holds at least {@code n} records (or after 60 s). */
+    private static List<Long> readAtLeast(String topic, int partitions, int n) {
+        List<Long> values = new ArrayList<>();
+        Map<String, Object> props = new HashMap<>(clientProps());
+        props.put("auto.offset.reset", "earliest");
+        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p)).toList());
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long quietUntil = Long.MAX_VALUE;
+            while (System.nanoTime() < Math.min(until, quietUntil)) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    values.add(decodeLong(r));
+                }
+                if (values.size() >= n && quietUntil == Long.MAX_VALUE) {
+                    quietUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+                }
+            }
+        }
+        return values;
+    }
+}

@@ -1,0 +1,32 @@
+package io.fournines.loadgen.nexmark;
+
+import io.fournines.loadgen.EventStream;
+import io.fournines.nexmark.generator.GeneratorConfig;
+import io.fournines.nexmark.generator.NexmarkGenerator;
+import io.fournines.nexmark.model.Event;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The NEXMark sequence of nexmark/core's generator, seed 1, exactly as the member's in-process
+ * generator makes it for the same rate and keys: event i is the same event either way.
+ */
+public final class NexmarkStream implements EventStream {
+
+    /** The member's in-process seed (MemberRun.SEED): the same events whichever way they arrive. */
+    public static final long SEED = 1;
+
+    private final NexmarkGenerator generator;
+    private final ByteBuffer scratch = ByteBuffer.allocate(64 * 1024);
+
+    public NexmarkStream(double rate, long keys) {
+        this.generator = new NexmarkGenerator(GeneratorConfig.defaults(SEED).withRate(Math.max(1, Math.round(rate))).withKeys(keys));
+    }
+
+    @Override
+    public ProducerRecord<byte[], byte[]> record(String topic, int partition, long sequence, long scheduledEpochNanos) {
+        Event event = generator.event(sequence, Math.floorDiv(scheduledEpochNanos, 1_000_000L));
+        return new ProducerRecord<>(topic, partition, null, NexmarkRecords.key(event), NexmarkRecords.value(event, scheduledEpochNanos, scratch));
+    }
+}
