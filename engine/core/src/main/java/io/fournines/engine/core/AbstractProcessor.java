@@ -1,6 +1,7 @@
 package io.fournines.engine.core;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The usual base for processors: items arrive one at a time through {@link #tryProcess(int, Object)},
@@ -13,6 +14,7 @@ public abstract class AbstractProcessor implements Processor {
     private Context context;
     private Object pendingFromTraverser;
     private Map.Entry<?, ?> pendingSnapshotEntry;
+    private Traverser<? extends Map.Entry<?, ?>> snapshotTraverser;
 
     @Override
     public final void init(Outbox outbox, Context context) throws Exception {
@@ -91,6 +93,21 @@ public abstract class AbstractProcessor implements Processor {
             }
         }
         pendingSnapshotEntry = null;
+        return true;
+    }
+
+    /**
+     * Saves the entries {@code entries} makes (called once per snapshot, on the first call) over as
+     * many calls as the outbox needs: the usual body of {@link #saveToSnapshot()}.
+     */
+    protected final boolean emitToSnapshot(Supplier<? extends Iterable<? extends Map.Entry<?, ?>>> entries) {
+        if (snapshotTraverser == null) {
+            snapshotTraverser = Traversers.traverseIterable(entries.get());
+        }
+        if (!emitFromTraverserToSnapshot(snapshotTraverser)) {
+            return false;
+        }
+        snapshotTraverser = null;
         return true;
     }
 

@@ -3,8 +3,6 @@ package io.fournines.engine.processor;
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.Counter;
-import io.fournines.engine.core.Traverser;
-import io.fournines.engine.core.Traversers;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
@@ -35,8 +33,6 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     private long flushedUpTo = Long.MIN_VALUE;
     private Counter lateItems;
     private Context context;
-    /** The state being saved, resumed over as many calls as the outbox needs. */
-    private Traverser<Map.Entry<Object, Object>> snapshot;
 
     @SuppressWarnings("unchecked")
     public AccumulateByFrameP(Function<?, ?> keyFn, ToLongFunction<?> timestampFn, WindowDefinition window,
@@ -84,17 +80,12 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     /** Each open accumulator under its key, so it goes to the key's owner on restore, and this instance's flush progress. */
     @Override
     public boolean saveToSnapshot() {
-        if (snapshot == null) {
+        return emitToSnapshot(() -> {
             List<Map.Entry<Object, Object>> entries = new ArrayList<>();
             entries.add(Map.entry(InstanceStateKey.of(FLUSHED_UP_TO, context), flushedUpTo));
             frames.forEachPartial(partial -> entries.add(Map.entry(partial.key(), partial)));
-            snapshot = Traversers.traverseIterable(entries);
-        }
-        if (!emitFromTraverserToSnapshot(snapshot)) {
-            return false;
-        }
-        snapshot = null;
-        return true;
+            return entries;
+        });
     }
 
     @Override

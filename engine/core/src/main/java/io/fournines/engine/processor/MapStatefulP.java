@@ -1,8 +1,6 @@
 package io.fournines.engine.processor;
 
 import io.fournines.engine.core.AbstractProcessor;
-import io.fournines.engine.core.Traverser;
-import io.fournines.engine.core.Traversers;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +25,6 @@ public final class MapStatefulP extends AbstractProcessor {
     private final StatefulMapFn<Object, Object, Object, ?> mapFn;
     private final Map<Object, Object> states = new HashMap<>();
     private Object pendingOutput;
-    private Traverser<Map.Entry<Object, Object>> snapshot;
 
     @SuppressWarnings("unchecked")
     public MapStatefulP(Function<?, ?> keyFn, Supplier<?> createStateFn, StatefulMapFn<?, ?, ?, ?> mapFn) {
@@ -39,14 +36,7 @@ public final class MapStatefulP extends AbstractProcessor {
     /** Each key's state under its key (state objects must be Serializable). */
     @Override
     public boolean saveToSnapshot() {
-        if (snapshot == null) {
-            snapshot = Traversers.traverseIterable(new ArrayList<>(states.entrySet()));
-        }
-        if (!emitFromTraverserToSnapshot(snapshot)) {
-            return false;
-        }
-        snapshot = null;
-        return true;
+        return emitToSnapshot(() -> new ArrayList<>(states.entrySet()));
     }
 
     @Override

@@ -4,8 +4,6 @@ import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.Counter;
-import io.fournines.engine.core.Traverser;
-import io.fournines.engine.core.Traversers;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
@@ -42,8 +40,6 @@ public final class SlidingWindowP extends AbstractProcessor {
     private long emittedUpTo = Long.MIN_VALUE;
     private Counter lateFrames;
     private Context context;
-    /** The state being saved, resumed over as many calls as the outbox needs. */
-    private Traverser<Map.Entry<Object, Object>> snapshot;
 
     public SlidingWindowP(WindowDefinition window, AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn) {
         this.window = window;
@@ -60,17 +56,12 @@ public final class SlidingWindowP extends AbstractProcessor {
     /** The frames per key, and this instance's progress through the windows. */
     @Override
     public boolean saveToSnapshot() {
-        if (snapshot == null) {
+        return emitToSnapshot(() -> {
             List<Map.Entry<Object, Object>> entries = new ArrayList<>();
             entries.add(Map.entry(InstanceStateKey.of(PROGRESS, context), new long[] {nextWindowEnd, emittedUpTo}));
             frames.saveTo(context, (key, value) -> entries.add(Map.entry(key, value)));
-            snapshot = Traversers.traverseIterable(entries);
-        }
-        if (!emitFromTraverserToSnapshot(snapshot)) {
-            return false;
-        }
-        snapshot = null;
-        return true;
+            return entries;
+        });
     }
 
     @Override

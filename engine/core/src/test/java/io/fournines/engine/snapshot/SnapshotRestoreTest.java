@@ -20,7 +20,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,8 +32,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * A windowed count over an open-loop generator, stopped abruptly after some snapshots, then started
  * again from the latest committed snapshot: its published output must equal an uninterrupted run's
- * (exactly-once) or contain it (at-least-once). Event time is a function of the sequence number, so
- * the results do not depend on when the runs happen.
+ * (exactly-once) or lose nothing of it (at-least-once: every result there, counts never lower).
+ * Event time is a function of the sequence number, so the results do not depend on when the runs
+ * happen.
  */
 class SnapshotRestoreTest {
 
@@ -89,11 +92,12 @@ class SnapshotRestoreTest {
         JobConfig config = JobConfig.snapshotting(guarantee, Duration.ofMillis(20), store);
 
         Job first = engine.newJob(windowedCount(sink), config);
-        await().atMost(Duration.ofSeconds(20)).until(() -> first.committedSnapshotCount() >= snapshotsBeforeStop);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> first.committedSnapshotCount() >= snapshotsBeforeStop && !published.published().isEmpty());
         Thread.sleep(extraMillis);
         first.cancel();
         assertThatThrownBy(first::join).isInstanceOf(CancellationException.class);
-        assertThat(published.published()).as("published before the stop").isNotEmpty().hasSizeLessThan(expected.size());
+        assertThat(published.published()).as("published before the stop").hasSizeLessThan(expected.size());
         long restoredFrom = store.latestCommitted();
         assertThat(restoredFrom).isGreaterThanOrEqualTo(snapshotsBeforeStop);
 
@@ -104,8 +108,24 @@ class SnapshotRestoreTest {
         if (guarantee == ProcessingGuarantee.EXACTLY_ONCE) {
             assertThat(output).containsExactlyInAnyOrderElementsOf(expected);
         } else {
-            assertThat(output).containsAll(expected);
-            assertThat(new java.util.HashSet<>(output)).containsExactlyInAnyOrderElementsOf(new java.util.HashSet<>(expected));
+            assertNothingLost(output, expected);
+        }
+    }
+
+    /**
+     * At-least-once replays what came after an early barrier, so an aggregate can count an item
+     * twice: every (window, key) of the uninterrupted run must be there, with at least its count.
+     */
+    @SuppressWarnings("unchecked")
+    private static void assertNothingLost(List<Object> output, List<Object> expected) {
+        Map<List<Object>, Long> highest = new HashMap<>();
+        for (Object o : output) {
+            KeyedWindowResult<Integer, Long> r = (KeyedWindowResult<Integer, Long>) o;
+            highest.merge(List.of(r.start(), r.end(), r.key()), r.result(), Math::max);
+        }
+        for (Object o : expected) {
+            KeyedWindowResult<Integer, Long> r = (KeyedWindowResult<Integer, Long>) o;
+            assertThat(highest.get(List.of(r.start(), r.end(), r.key()))).as("count of %s", r).isNotNull().isGreaterThanOrEqualTo(r.result());
         }
     }
 }
