@@ -68,7 +68,9 @@ class MemberKafkaRunTest {
 
     @Test
     void tradesFromKafkaMeasuresWindows() throws Exception {
-        JsonNode member = runFed("trades-topic", "{\"name\":\"trades\",\"window_ms\":2000,\"slide_ms\":20}", new TradeStream(50_000));
+        // 500 tickers, not the blog's 50 000: every 20 ms slide emits a result per ticker, which a
+        // loaded 2-core machine cannot do within this 3 s run; what is tested is that trades are measured.
+        JsonNode member = runFed("trades-topic", "{\"name\":\"trades\",\"window_ms\":2000,\"slide_ms\":20}", new TradeStream(500));
         assertThat(countValues(dir.resolve("latency.hlog"))).isPositive();
         assertThat(member.get("query").asText()).isEqualTo("trades");
     }
