@@ -13,6 +13,7 @@ folder); API calls carry the bearer token derived from it.
 import hashlib
 import hmac
 import json
+import math
 import os
 import re
 import secrets
@@ -159,7 +160,7 @@ def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, ex
         deadline = time.monotonic() + expected_s + STARTUP_AND_FLUSH_S
         next_status = time.monotonic() + 1
         while any(i not in follow.done and not schedule.hit(f"member-{i + 1}") for i in range(len(children))):
-            if follow.t0 is not None and not schedule.started:
+            if follow.t0 is not None:
                 schedule.start(follow.t0)
             schedule.poll()
             if signals.first is not None:
@@ -202,7 +203,9 @@ class _Follow:
         self.done: set[int] = set()
         self.tails: dict[int, list[str]] = {}
         self.progress: dict[int, Progress] = {}
-        self.t0: float | None = None  # member 1's t=0 (epoch s), from its first progress line
+        # Member 1's t=0 (epoch s): arrival minus elapsed_s of its progress lines. A line can arrive
+        # late, never early, so the earliest estimate is the best.
+        self.t0: float | None = None
         self.expected_gone = lambda name: False  # a member a fault killed: its exit is no crash
 
     def pump(self) -> None:
@@ -223,8 +226,8 @@ class _Follow:
         message = parse_line(text) if stream == "stdout" else None
         if isinstance(message, Progress):
             self.progress[i] = message
-            if i == 0 and self.t0 is None:
-                self.t0 = time.time() - message.elapsed_s
+            if i == 0:
+                self.t0 = min(self.t0 or math.inf, time.time() - message.elapsed_s)
             if i == 0:
                 self.display.update(_cluster_progress(message, list(self.progress.values())))
         elif isinstance(message, Done):

@@ -66,12 +66,9 @@ class FaultSchedule:
         self.targets, self._restart, self._announce, self._clock = targets, restart, announce, clock
         self._t0: float | None = None
 
-    @property
-    def started(self) -> bool:
-        return self._t0 is not None
-
     def start(self, t0_epoch_s: float) -> None:
-        """The load's t=0 (epoch seconds); every `at` counts from it."""
+        """The load's t=0 (epoch seconds); every `at` counts from it. May be called again with a better
+        estimate; faults already fired keep their times."""
         self._t0 = t0_epoch_s
 
     def poll(self) -> None:
