@@ -31,6 +31,7 @@ class LatencyLog:
     length_s: np.ndarray
     counts: np.ndarray  # (intervals, buckets) int64
     layout: Layout
+    start_time_s: float  # the run's t=0 (the log's StartTime), seconds since the epoch
 
     def measured(self, warmup_s: float) -> np.ndarray:
         """Intervals in the measurement: those whose midpoint lies at or after the warm-up's end,
@@ -69,7 +70,7 @@ def read_hlog(path: Path) -> list[LatencyLog]:
         start_time = first_timestamp
     if base_time is None:  # Java's rule: timestamps more than a year before StartTime are relative
         base_time = start_time if first_timestamp < start_time - _A_YEAR_S else 0.0
-    return [_series(path, tag, intervals, base_time - start_time) for tag, intervals in rows.items()]
+    return [_series(path, tag, intervals, base_time, start_time) for tag, intervals in rows.items()]
 
 
 def _interval(line: str, path: Path, number: int):
@@ -102,7 +103,7 @@ def _number(text: str, path: Path, number: int, field: str) -> float:
         raise BadInput(path, f"not a number: {text!r}", number, field) from None
 
 
-def _series(path: Path, tag, intervals, offset: float) -> LatencyLog:
+def _series(path: Path, tag, intervals, base_time: float, start_time: float) -> LatencyLog:
     """Stacks the intervals into one matrix; auto-resizing recorders give rows of different length,
     which is fine as long as the precision (the index->value map) is the same."""
     first_line, first = intervals[0][0], intervals[0][3]
@@ -122,8 +123,9 @@ def _series(path: Path, tag, intervals, offset: float) -> LatencyLog:
     return LatencyLog(
         name=path.stem if tag is None else f"{path.stem}[{tag}]",
         path=path,
-        start_s=np.array([t for _, t, _, _ in intervals]) + offset,
+        start_s=np.array([t for _, t, _, _ in intervals]) + base_time - start_time,
         length_s=np.array([length for _, _, length, _ in intervals]),
         counts=counts[:, :width],
         layout=widest.take(np.arange(width)),
+        start_time_s=start_time,
     )

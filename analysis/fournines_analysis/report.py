@@ -6,6 +6,7 @@ from pathlib import Path
 
 from fournines_analysis import formatting, plots
 from fournines_analysis.document import Block, Heading, Image, Paragraph, Table, write
+from fournines_analysis.faults import fault_blocks
 from fournines_analysis.members import member_blocks
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.runinfo import FIELDS
@@ -42,6 +43,7 @@ def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
         figure = plots.latency_over_time_figure(log, run.warmup_s, f"{title}: {name} per interval")
         blocks.append(Image(plots.save(figure, run.path / "plots" / f"over-time-{file_safe(name)}.png"),
                             f"{name}: p99 and max per interval"))
+    blocks += fault_blocks(run.info.fields, next(iter(run.latency.values())), run.warmup_s, run.path, title)
     if run.throughput is not None:
         figure = plots.throughput_figure(run.throughput, run.cpu, run.warmup_s, f"{title}: throughput")
         blocks += [Heading("Throughput over time"),

@@ -37,6 +37,7 @@ FIELDS: dict[str, tuple[type, str]] = {
     "snapshots_committed": (int, "snapshots committed"),
     "last_snapshot_ms": (Real, "last snapshot, start to commit (ms)"),
     "last_snapshot_bytes": (int, "last snapshot size (bytes)"),
+    "faults_injected": (list, "faults injected (runner)"),
 }
 REQUIRED = ("warmup_s",)
 

@@ -1,4 +1,4 @@
-"""Synthetic results folders for the gate tests: seeded lognormal latencies with run-to-run noise
+"""Synthetic results folders for the gate and fault tests: seeded lognormal latencies with run-to-run noise
 and occasional pauses, written in Java's .hlog line format (hdrh encodes the same V2 payload)."""
 import json
 from pathlib import Path
@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 from hdrh.histogram import HdrHistogram
 
+START_TIME_S = 1767225600  # HEADER's StartTime
 HEADER = ('#[Histogram log format version 1.3]\n'
           '#[StartTime: 1767225600.000 (seconds since epoch), Thu Jan 01 00:00:00 UTC 2026]\n'
           '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n')
@@ -16,17 +17,26 @@ def write_run(folder: Path, seed: int, slowdown: float = 1.0, seconds: int = 25,
     """A run whose every latency is `slowdown` times the baseline's; the seed picks the noise."""
     rng = np.random.default_rng(seed)
     run_factor = slowdown * np.exp(rng.normal(0, 0.03))  # this JVM launch is a little faster or slower
-    lines = [HEADER]
+    per_second = []
     for second in range(seconds):
         latency = rng.lognormal(np.log(400), 0.4, events_per_s)
         if rng.random() < 0.2:  # a pause: a few events wait up to 20 ms
             latency[:5] += rng.uniform(5_000, 20_000, 5)
-        histogram = HdrHistogram(1, 60_000_000, 3)
-        for value, count in zip(*np.unique(np.rint(latency * run_factor).astype(int), return_counts=True)):
-            histogram.record_value(int(value), int(count))
-        lines.append(f"{1767225600 + second:.3f},1.000,{histogram.get_max_value() / 1e6:.3f},"
-                     f"{histogram.encode().decode()}\n")
+        per_second.append(latency * run_factor)
     folder.mkdir(parents=True)
-    (folder / "latency.hlog").write_text("".join(lines))
+    (folder / "latency.hlog").write_text(hlog_text(per_second))
     (folder / "run.json").write_text(json.dumps({"scenario": {"name": "synthetic"}, "warmup_s": warmup_s}))
     return folder
+
+
+def hlog_text(per_second: list[np.ndarray]) -> str:
+    """A .hlog with one 1 s interval per array of latencies (µs), starting at HEADER's StartTime; an
+    empty array is an interval that recorded nothing."""
+    lines = [HEADER]
+    for second, latency in enumerate(per_second):
+        histogram = HdrHistogram(1, 60_000_000, 3)
+        for value, count in zip(*np.unique(np.rint(latency).astype(int), return_counts=True)):
+            histogram.record_value(int(value), int(count))
+        lines.append(f"{START_TIME_S + second:.3f},1.000,{histogram.get_max_value() / 1e6:.3f},"
+                     f"{histogram.encode().decode()}\n")
+    return "".join(lines)

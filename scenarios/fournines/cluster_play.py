@@ -4,12 +4,16 @@ first member's management API, follows the first member's progress, and stops ev
 end, on a signal, on a crash or when the job fails. No process outlives the runner: each is a
 ChildProcess in its own group, killed on exit, with a parent-death signal.
 
+Faults (the scenario's `faults`) are fired at the members by faults.py from the loop that follows
+them, counted from member 1's t=0; a member a fault killed is expected to be gone, not a crash.
+
 The members share a secret generated for the run (cluster.secret, mode 0600, in the results
 folder); API calls carry the bearer token derived from it.
 """
 import hashlib
 import hmac
 import json
+import math
 import os
 import re
 import secrets
@@ -23,6 +27,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from fournines.child_process import ChildProcess
+from fournines.faults import FaultSchedule
 from fournines.play import EXIT_FAILED, STARTUP_AND_FLUSH_S, STOP_GRACE_S, Outcome
 from fournines.progress import Done, Progress, ProtocolError, parse_line
 from fournines.progress_display import ProgressDisplay
@@ -100,8 +105,11 @@ def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisp
     for i in range(len(commands)):
         member_dir(run_dir, i).mkdir(parents=True, exist_ok=True)
     jobs: list[int] = []
+    faults = json.loads((run_dir / "scenario.json").read_text(encoding="utf-8"))["faults"]
+    injected: list[dict] = []
     try:
-        return _play(commands, run_dir, display, expected_s, token, jobs)
+        outcome = _play(commands, run_dir, display, expected_s, token, jobs, faults, injected)
+        return dataclasses.replace(outcome, faults_injected=injected) if faults else outcome
     finally:
         # However the run ended, what the members wrote is kept where the report looks for it.
         for job in jobs:
@@ -109,14 +117,25 @@ def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisp
 
 
 def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, expected_s: float, token: str,
-          jobs: list[int]) -> Outcome:
+          jobs: list[int], faults: list[dict], injected: list[dict]) -> Outcome:
     with SignalCatcher() as signals, ExitStack() as stack, display:
         logs = [stack.enter_context(open(member_dir(run_dir, i) / "member.log", "a", encoding="utf-8"))
                 for i in range(len(commands))]
         children = [stack.enter_context(ChildProcess(c, cwd=member_dir(run_dir, i))) for i, c in enumerate(commands)]
         follow = _Follow(children, logs, display)
 
+        def start_again(name: str) -> ChildProcess:
+            i = int(name.removeprefix("member-")) - 1
+            children[i] = stack.enter_context(ChildProcess(commands[i], cwd=member_dir(run_dir, i)))
+            return children[i]
+
+        schedule = FaultSchedule(faults, {f"member-{i + 1}": c for i, c in enumerate(children)}, start_again,
+                                 lambda text: display.output(text, "stderr"))
+        follow.expected_gone = schedule.down
+
         def stop(status, cause, exit_code):
+            schedule.release()
+            injected[:] = schedule.injected()
             for child in children:
                 child.kill_group(signal.SIGTERM)
             for child in children:
@@ -131,14 +150,19 @@ def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, ex
                 return stop("failed", f"the cluster did not form within {JOIN_S:g} s: {follow.exited() or 'members missing'}"
                             + follow.tail(), EXIT_FAILED)
             follow.pump()
-        status, body = _call(follow.http[0], "POST", "/jobs", token, (run_dir / "scenario.json").read_bytes())
+        # The faults are the runner's to inject; the members run the job without them.
+        job_scenario = {**json.loads((run_dir / "scenario.json").read_text(encoding="utf-8")), "faults": []}
+        status, body = _call(follow.http[0], "POST", "/jobs", token, json.dumps(job_scenario).encode())
         if status != 202:
             return stop("failed", f"member 1 refused the job ({status}): {body.strip()}", EXIT_FAILED)
         job = json.loads(body)["job"]
         jobs.append(job)
         deadline = time.monotonic() + expected_s + STARTUP_AND_FLUSH_S
         next_status = time.monotonic() + 1
-        while len(follow.done) < len(children):
+        while any(i not in follow.done and not schedule.hit(f"member-{i + 1}") for i in range(len(children))):
+            if follow.t0 is not None:
+                schedule.start(follow.t0)
+            schedule.poll()
             if signals.first is not None:
                 return stop("interrupted", f"stopped by {signal.Signals(signals.first).name}", 128 + signals.first)
             if time.monotonic() > deadline:
@@ -179,6 +203,10 @@ class _Follow:
         self.done: set[int] = set()
         self.tails: dict[int, list[str]] = {}
         self.progress: dict[int, Progress] = {}
+        # Member 1's t=0 (epoch s): arrival minus elapsed_s of its progress lines. A line can arrive
+        # late, never early, so the earliest estimate is the best.
+        self.t0: float | None = None
+        self.expected_gone = lambda name: False  # a member a fault killed: its exit is no crash
 
     def pump(self) -> None:
         took = False
@@ -199,6 +227,8 @@ class _Follow:
         if isinstance(message, Progress):
             self.progress[i] = message
             if i == 0:
+                self.t0 = min(self.t0 or math.inf, time.time() - message.elapsed_s)
+            if i == 0:
                 self.display.update(_cluster_progress(message, list(self.progress.values())))
         elif isinstance(message, Done):
             self.done.add(i)
@@ -213,7 +243,7 @@ class _Follow:
         """Why the run cannot go on: a member that exited (they run until stopped)."""
         for i, child in enumerate(self.children):
             code = child.exit_code()
-            if code is not None:
+            if code is not None and not self.expected_gone(f"member-{i + 1}"):
                 how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exited with code {code}"
                 return f"member-{i + 1} {how}"
         return None

@@ -26,6 +26,7 @@ class Outcome:
     status: str  # "completed", "failed" or "interrupted"
     cause: str | None
     exit_code: int  # the runner's exit code for this outcome
+    faults_injected: list[dict] | None = None  # when the scenario has faults: those fired (faults.py)
 
 
 class _Output:

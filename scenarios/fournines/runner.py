@@ -108,6 +108,8 @@ def finish(run_dir: Path, scenario: dict, context: dict, flags: list[str], comma
     profile_file = PROFILE_FILE if profile and (run_dir / PROFILE_FILE).exists() else None
     record = assemble(scenario, context, flags, command, status, failure, member, profile_file)
     record.update(run_record_fields(run_dir))
+    if outcome.faults_injected is not None:
+        record["faults_injected"] = outcome.faults_injected
     write_run_json(run_dir, record)
     if profile_file:
         _describe_profile(run_dir)

@@ -4,6 +4,7 @@ the engine does it, running such a scenario stops before anything starts instead
 measuring something else.
 """
 from fournines.engines import engine_problems
+from fournines.fault_support import fault_problems
 
 # field path -> (what this build supports, why / what is missing)
 SUPPORTED = {
@@ -28,9 +29,7 @@ def unsupported(scenario: dict) -> list[str]:
     if scenario["guarantee"] != "none" and scenario["cluster"]["members"] > 1:
         messages.append(f"not supported yet by this build: field guarantee={scenario['guarantee']} with cluster.members="
                         f"{scenario['cluster']['members']} (snapshot barriers do not cross members yet; supported: 1 member)")
-    if scenario["faults"]:
-        messages.append(f"not supported yet by this build: field faults ({len(scenario['faults'])} given; "
-                        "fault injection comes with issue 7; supported: none)")
+    messages += fault_problems(scenario)
     return messages
 
 

@@ -1,0 +1,49 @@
+"""A real local cluster (3 member JVMs) with member-2 killed mid-run: the runner fires the fault,
+records it, and the run still leaves run.json and a report with a "Faults" section. Without a
+guarantee the engine cannot carry the job past a lost member yet, so the job fails; the report must
+say that the latency never recovered, and no member process may outlive the run."""
+import json
+import os
+from pathlib import Path
+
+from fournines.overrides import parse_overrides
+from fournines.runner import member_launcher, prepare, run
+
+SCENARIO = """\
+name: fault-e2e
+query: {name: q5, window_ms: 1_000, slide_ms: 100}
+load: {rate: 5_000, keys: 1_000}
+cluster: {members: 3, threads: 1, jvm_opts: [-Xmx768m], gc: serial}
+faults: [{at: 6s, action: kill, target: member-2}]
+warmup: 2s
+duration: 12s
+"""
+
+
+def test_a_killed_member_is_recorded_and_the_report_says_the_run_never_recovered(tmp_path):
+    (tmp_path / "fault-e2e.yaml").write_text(SCENARIO)
+    scenario, jar = prepare(str(tmp_path / "fault-e2e.yaml"), parse_overrides([]))
+    exit_code = run(scenario, member_launcher(jar), profile=False, results_root=tmp_path / "results")
+    (run_dir,) = (tmp_path / "results").iterdir()
+    record = json.loads((run_dir / "run.json").read_text())
+    (fault,) = record["faults_injected"]
+    assert (fault["action"], fault["target"], fault["at_s"]) == ("kill", "member-2", 6.0)
+    assert 6.0 <= fault["since_load_start_s"] < 7.0
+    assert (exit_code, record["status"]) == (1, "failed"), record.get("failure")
+    assert "lost the connection to member 1" in record["failure"]  # the engine's member 1 is member-2
+    report = (run_dir / "report.md").read_text()
+    assert "## Faults" in report and "| kill member-2 |" in report and "never recovered" in report
+    assert (run_dir / "plots" / "fault-1.png").is_file()
+    assert processes_in(run_dir) == []
+
+
+def processes_in(folder: Path) -> list[int]:
+    """Live processes whose working directory is in `folder` (each member works in its member-<i>/)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).is_relative_to(folder.resolve()):
+                found.append(int(proc.name))
+        except OSError:
+            pass  # gone meanwhile, or not ours to look at
+    return found
