@@ -8,7 +8,7 @@ from fournines.engines import engine_problems
 # field path -> (what this build supports, why / what is missing)
 SUPPORTED = {
     "load.source": ({"in-process", "kafka"}, "no other sources"),
-    "mode": ({"single"}, "active-active comes with issue 7"),
+    "mode": ({"single", "active-active"}, "no other modes"),
 }
 
 
@@ -28,6 +28,13 @@ def unsupported(scenario: dict) -> list[str]:
     if scenario["guarantee"] != "none" and scenario["cluster"]["members"] > 1:
         messages.append(f"not supported yet by this build: field guarantee={scenario['guarantee']} with cluster.members="
                         f"{scenario['cluster']['members']} (snapshot barriers do not cross members yet; supported: 1 member)")
+    if scenario["mode"] == "active-active" and (scenario["engine"], scenario["target"]) != ("fournines", "local"):
+        messages.append(f"not supported yet by this build: field mode=active-active with engine={scenario['engine']} "
+                        f"target={scenario['target']} (the two copies run as local reference-engine clusters; "
+                        "supported: engine fournines, target local)")
+    if scenario["mode"] == "active-active" and any(f["action"] == "restart" for f in scenario["faults"]):
+        messages.append("not supported yet by this build: field faults with action=restart in mode=active-active "
+                        "(a copy that lost a member stays lost; supported: kill, stop)")
     if scenario["faults"]:
         messages.append(f"not supported yet by this build: field faults ({len(scenario['faults'])} given; "
                         "fault injection comes with issue 7; supported: none)")

@@ -13,7 +13,8 @@ def test_every_committed_scenario_runs_on_this_build(name):
 
 @pytest.mark.parametrize("overrides, message", [
     (["SOURCE=kafka", "CLUSTER=2"], "field load.source=kafka with cluster.members=2"),
-    (["MODE=active-active", "CLUSTER=2"], "field mode=active-active"),
+    (["MODE=active-active", "CLUSTER=2", "TARGET=aws"], "field mode=active-active with engine=fournines target=aws"),
+    (["MODE=active-active", "CLUSTER=2", "ENGINE=jet"], "field mode=active-active with engine=jet target=local"),
     (["GUARANTEE=exactly-once", "CLUSTER=2"], "field guarantee=exactly-once with cluster.members=2"),
 ])
 def test_unsupported_fields_are_named(overrides, message):
@@ -26,3 +27,7 @@ def test_faults_are_unsupported(tmp_path):
     path.write_text("name: f\nquery: {name: q0}\nload: {rate: 5}\nfaults: [{at: 5s, action: kill, target: member-1}]\n")
     assert unsupported(load_scenario(str(path))) == [
         "not supported yet by this build: field faults (1 given; fault injection comes with issue 7; supported: none)"]
+
+
+def test_active_active_runs_on_local_clusters():
+    assert unsupported(load_scenario("q5", parse_overrides(["MODE=active-active", "CLUSTER=4", "THREADS=1"]))) == []

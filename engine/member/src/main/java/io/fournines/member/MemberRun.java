@@ -74,6 +74,8 @@ final class MemberRun {
     /** Events that reached the query's first stage (counted there, fused into it). */
     private final LongAdder processed = new LongAdder();
     private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
+    /** In an active-active run: sends the results to the consumer; null otherwise. */
+    private ResultForwarder forwarder;
 
     /**
      * @param cluster       this member's part of a job every member of it runs; null: this member alone
@@ -133,6 +135,9 @@ final class MemberRun {
              PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
              PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
+            if (cluster != null && cluster.copy() != null) {
+                forwarder = new ResultForwarder(cluster.copy(), cluster.network().memberIndex(), cluster.network().memberCount(), err);
+            }
             WindowLatencyRecorder windows = null;
             Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
             if (kafkaEndpoint != null) {
@@ -169,6 +174,9 @@ final class MemberRun {
             if (kafka != null) {
                 kafka.close();
             }
+            if (forwarder != null) {
+                forwarder.close();
+            }
             if (failure != null) {
                 err.println("member: the job failed: " + failure);
                 failure.printStackTrace(err);
@@ -202,8 +210,9 @@ final class MemberRun {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> new Scheduled<Event>(generator.event(sequence, millis(scheduledNanos)), scheduledNanos);
         }, monitor, this::start)).withoutTimestamps();
-        attachScheduled(query, events.filter(this::countProcessed))
-                .writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, logs.clock())));
+        StreamStage<?> results = attachScheduled(query, events.filter(this::countProcessed));
+        results.writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, logs.clock())));
+        forwardResults(results);
     }
 
     static <R> StreamStage<Scheduled<R>> attachScheduled(PerEventQuery<R> query, StreamStage<Scheduled<Event>> events) {
@@ -216,7 +225,17 @@ final class MemberRun {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
         }, monitor, this::start)).withTimestamps(Event::dateTime, 0);
-        query.attach(events.filter(this::countProcessed)).writeTo(windowLatencySink(windows, scenario.threads()));
+        StreamStage<?> results = query.attach(events.filter(this::countProcessed));
+        results.writeTo(windowLatencySink(windows, scenario.threads()));
+        forwardResults(results);
+    }
+
+    /** Active-active: the results also go to the consumer, through a second sink beside the latency sink. */
+    private void forwardResults(StreamStage<?> results) {
+        if (forwarder != null) {
+            WindowLatencySinkP.SinkWatermarks watermarks = new WindowLatencySinkP.SinkWatermarks(scenario.threads());
+            results.writeTo(Sinks.fromProcessor("forward-results", () -> new ForwardResultSinkP(forwarder, watermarks)));
+        }
     }
 
     /** The sink that records window latency, one instance per worker thread. */
