@@ -118,6 +118,7 @@ final class ConsumeCommand implements Callable<Integer> {
                     consumer::receivedCount, consumer::keptCount, () -> 0);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
             boolean stopped = sampler.everySecondUntil(endNanos, logs, wake);
+            consumer.end();
             logs.close();
             ObjectMapper json = new ObjectMapper();
             ObjectNode m = consumer.describe(json);

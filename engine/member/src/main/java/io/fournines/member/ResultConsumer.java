@@ -68,6 +68,8 @@ final class ResultConsumer implements AutoCloseable {
     private long duplicates;
     private long mismatches;
     private long tooOld;
+    /** The measurement has ended: what still arrives is neither counted nor kept. */
+    private boolean ended;
 
     /**
      * Listens at once; results are measured from {@link #measure} on.
@@ -188,6 +190,9 @@ final class ResultConsumer implements AutoCloseable {
     }
 
     private synchronized void result(int copy, long window, String key, String value) {
+        if (ended) {
+            return;
+        }
         received[copy]++;
         if (record != null) {
             record.received(copy, window, key, value);
@@ -226,11 +231,19 @@ final class ResultConsumer implements AutoCloseable {
 
     /** A member's windows up to {@code end} are complete; the output's are once any copy's are on all its members. */
     private synchronized void completed(int copy, int member, long end) {
+        if (ended) {
+            return;
+        }
         completionLines[copy][member]++;
         memberCompletion[copy][member] = Math.max(memberCompletion[copy][member], end);
         if (windows != null) {
             windows.windowsCompleteUpTo(Arrays.stream(memberCompletion[copy]).min().orElseThrow());
         }
+    }
+
+    /** The end of the measurement: the counts and records are final from here. */
+    synchronized void end() {
+        ended = true;
     }
 
     synchronized long receivedCount() {
