@@ -200,8 +200,10 @@ def _check_copies(copies: list[Copy], children: list[ChildProcess], follow: _Fol
                 copy.lost = f"member-{i + 1} {how}"
                 break
         else:
-            http = follow.http[copy.members[0]]
-            code, body = _call(http, "GET", f"/jobs/{copy.job}", token)
+            try:
+                code, body = _call(follow.http[copy.members[0]], "GET", f"/jobs/{copy.job}", token)
+            except OSError:  # a member going down right now: its exit is seen next time
+                continue
             state = json.loads(body) if code == 200 else {}
             if state.get("state") == "failed" or state.get("cause"):
                 copy.lost = f"job {copy.job} failed: {state.get('cause')}"
