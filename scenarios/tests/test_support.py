@@ -22,12 +22,12 @@ def test_unsupported_fields_are_named(overrides, message):
     assert any(p.startswith(f"not supported yet by this build: {message} (") for p in problems), problems
 
 
+def test_active_active_runs_on_local_clusters():
+    assert unsupported(load_scenario("q5", parse_overrides(["MODE=active-active", "CLUSTER=4", "THREADS=1"]))) == []
+
+
 def test_faults_are_unsupported(tmp_path):
     path = tmp_path / "f.yaml"
     path.write_text("name: f\nquery: {name: q0}\nload: {rate: 5}\nfaults: [{at: 5s, action: kill, target: member-1}]\n")
     assert unsupported(load_scenario(str(path))) == [
         "not supported yet by this build: field faults (1 given; fault injection comes with issue 7; supported: none)"]
-
-
-def test_active_active_runs_on_local_clusters():
-    assert unsupported(load_scenario("q5", parse_overrides(["MODE=active-active", "CLUSTER=4", "THREADS=1"]))) == []
