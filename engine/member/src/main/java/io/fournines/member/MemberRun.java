@@ -75,7 +75,7 @@ final class MemberRun {
     private final LongAdder processed = new LongAdder();
     private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
     /** In an active-active run: sends the results to the consumer; null otherwise. */
-    private ResultForwarder forwarder;
+    private final ResultForwarder forwarder;
 
     /**
      * @param cluster       this member's part of a job every member of it runs; null: this member alone
@@ -87,6 +87,9 @@ final class MemberRun {
         this.out = out;
         this.cluster = cluster;
         this.kafkaEndpoint = kafkaEndpoint;
+        // Connected before the start instant, so the consumer learns it in time to start its logs exactly then.
+        this.forwarder = cluster == null || cluster.copy() == null ? null
+                : new ResultForwarder(cluster.copy(), cluster.network().memberIndex(), cluster.network().memberCount(), System.err);
     }
     /** From another thread: the job fails with {@code cause} (another member failed or was lost). */
     void fail(Throwable cause) {
@@ -135,9 +138,6 @@ final class MemberRun {
              PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
              PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
-            if (cluster != null && cluster.copy() != null) {
-                forwarder = new ResultForwarder(cluster.copy(), cluster.network().memberIndex(), cluster.network().memberCount(), err);
-            }
             WindowLatencyRecorder windows = null;
             Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
             if (kafkaEndpoint != null) {
