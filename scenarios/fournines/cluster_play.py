@@ -83,25 +83,39 @@ def _call(http: str, method: str, path: str, token: str, body: bytes | None = No
         return e.code, e.read().decode()
 
 
-def member_commands(launcher, flags: list[str], run_dir: Path, members: int) -> list[list[str]]:
+def member_commands(launcher, flags: list[str], run_dir: Path, members: int, first: int = 0,
+                    machine_members: int | None = None) -> list[list[str]]:
     """One `serve` command per member, on free loopback ports: the single member's command
-    (`... run --scenario F --out D`, the member contract) up to its subcommand, then serve's arguments."""
-    single = launcher(shared_heap_flags(flags, members), run_dir)
-    prefix = single[:len(single) - 1 - single[::-1].index("run")]
+    (`... run --scenario F --out D`, the member contract) up to its subcommand, then serve's arguments.
+    `first`: the folder number of this cluster's first member, when several clusters share the run
+    (active-active); `machine_members`: the members sharing the machine's heap (default `members`)."""
+    prefix = jar_command_prefix(launcher, shared_heap_flags(flags, machine_members or members), run_dir)
     ports = _free_ports(2 * members)
     addresses = ",".join(f"127.0.0.1:{p}" for p in ports[:members])
     secret_file = run_dir.resolve() / "cluster.secret"
     return [[*prefix, "serve", "--index", str(i),
              "--members", addresses, "--secret-file", str(secret_file), "--http", f"127.0.0.1:{ports[members + i]}",
-             "--out", str(member_dir(run_dir, i).resolve())] for i in range(members)]
+             "--out", str(member_dir(run_dir, first + i).resolve())] for i in range(members)]
 
 
-def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, expected_s: float) -> Outcome:
+def jar_command_prefix(launcher, flags: list[str], run_dir: Path) -> list[str]:
+    """The member jar's command line up to its subcommand: the single member's command
+    (`... run --scenario F --out D`) without `run` and what follows."""
+    single = launcher(flags, run_dir)
+    return single[:len(single) - 1 - single[::-1].index("run")]
+
+
+def write_secret(run_dir: Path) -> str:
+    """A new secret for the run's members, in cluster.secret (mode 0600)."""
     secret = secrets.token_hex(32)
     secret_file = run_dir / "cluster.secret"
     secret_file.write_text(secret + "\n", encoding="utf-8")
     os.chmod(secret_file, 0o600)
-    token = api_token(secret)
+    return secret
+
+
+def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, expected_s: float) -> Outcome:
+    token = api_token(write_secret(run_dir))
     for i in range(len(commands)):
         member_dir(run_dir, i).mkdir(parents=True, exist_ok=True)
     jobs: list[int] = []

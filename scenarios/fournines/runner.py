@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fournines import REPO_ROOT
+from fournines.active_active import run_active_active
 from fournines.engines import ENGINES
 from fournines.cluster_play import member_commands, member_dir, play_cluster
 from fournines.cluster_results import merge_members
@@ -77,7 +78,9 @@ def run(scenario: dict, launcher: Callable[[list[str], Path], list[str]], profil
     total_s = scenario["warmup_s"] + scenario["duration_s"]
     display = ProgressDisplay(scenario["name"], total_s)
     members = scenario["cluster"]["members"]
-    if members > 1:
+    if scenario["mode"] == "active-active":
+        command, outcome = run_active_active(scenario, launcher, flags, run_dir, display, total_s)
+    elif members > 1:
         commands = member_commands(launcher, flags, run_dir, members)
         command = commands[0]
         outcome = play_cluster(commands, run_dir, display, total_s)

@@ -9,7 +9,7 @@ from fournines.fault_support import fault_problems
 # field path -> (what this build supports, why / what is missing)
 SUPPORTED = {
     "load.source": ({"in-process", "kafka"}, "no other sources"),
-    "mode": ({"single"}, "active-active comes with issue 7"),
+    "mode": ({"single", "active-active"}, "no other modes"),
 }
 
 
@@ -23,6 +23,13 @@ def unsupported(scenario: dict) -> list[str]:
             allowed = ", ".join(sorted(map(str, values)))
             messages.append(f"not supported yet by this build: field {path}={value} ({why}; supported: {allowed})")
     messages += engine_problems(scenario)
+    if scenario["mode"] == "active-active" and (scenario["engine"], scenario["target"]) != ("fournines", "local"):
+        messages.append(f"not supported yet by this build: field mode=active-active with engine={scenario['engine']} "
+                        f"target={scenario['target']} (the two copies run as local reference-engine clusters; "
+                        "supported: engine fournines, target local)")
+    if scenario["mode"] == "active-active" and any(f["action"] == "restart" for f in scenario["faults"]):
+        messages.append("not supported yet by this build: field faults with action=restart in mode=active-active "
+                        "(a copy that lost a member stays lost; supported: kill, stop)")
     if scenario["load"]["source"] == "kafka" and scenario["cluster"]["members"] > 1:
         messages.append(f"not supported yet by this build: field load.source=kafka with cluster.members="
                         f"{scenario['cluster']['members']} (the Kafka source runs on one member so far; supported: 1 member)")

@@ -17,9 +17,9 @@ FIXTURE_RUN = Path(__file__).resolve().parents[2] / "analysis" / "tests" / "fixt
 
 
 def _peer_can_run(scenario: dict) -> bool:
-    """A peer query, fed in-process, without snapshots: what the adapters run."""
+    """A peer query, fed in-process, without snapshots, one copy: what the adapters run."""
     return (scenario["query"]["name"] in PEER_QUERIES and scenario["guarantee"] == "none"
-            and scenario["load"]["source"] == "in-process")
+            and scenario["load"]["source"] == "in-process" and scenario["mode"] == "single")
 
 
 @pytest.mark.parametrize("engine", ["jet", "flink"])

@@ -22,9 +22,14 @@ def test_q5_fault_runs_today_without_a_guarantee():
     assert unsupported(load_scenario("q5-fault", parse_overrides(["GUARANTEE=none", "SNAPSHOT_INTERVAL_MS=0"]))) == []
 
 
+def test_active_active_runs_on_local_clusters():
+    assert unsupported(load_scenario("q5", parse_overrides(["MODE=active-active", "CLUSTER=4", "THREADS=1"]))) == []
+
+
 @pytest.mark.parametrize("overrides, message", [
     (["SOURCE=kafka", "CLUSTER=2"], "field load.source=kafka with cluster.members=2"),
-    (["MODE=active-active", "CLUSTER=2"], "field mode=active-active"),
+    (["MODE=active-active", "CLUSTER=2", "TARGET=aws"], "field mode=active-active with engine=fournines target=aws"),
+    (["MODE=active-active", "CLUSTER=2", "ENGINE=jet"], "field mode=active-active with engine=jet target=local"),
     (["GUARANTEE=exactly-once", "CLUSTER=2"], "field guarantee=exactly-once with cluster.members=2"),
 ])
 def test_unsupported_fields_are_named(overrides, message):

@@ -1,5 +1,6 @@
 package io.fournines.member;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fournines.cluster.Cluster;
 import io.fournines.cluster.ClusterJobNetwork;
@@ -137,7 +138,14 @@ final class ClusterMember implements Cluster.Listener {
                 return;
             }
         }
-        long startEpochNanos = epochNanos() + START_DELAY_NANOS;
+        long startEpochNanos;
+        try {
+            ActiveActiveCopy copy = ActiveActiveCopy.of(new ObjectMapper().readTree(scenarioJson));
+            startEpochNanos = copy != null ? copy.startEpochNanos() : epochNanos() + START_DELAY_NANOS;
+        } catch (IOException | ScenarioException e) {
+            cluster.broadcastControl(FAIL, jobId, "job " + jobId + " cannot start: " + e.getMessage());
+            return;
+        }
         cluster.broadcastControl(START, jobId, startEpochNanos + "\n" + scenarioJson);
     }
 
@@ -145,15 +153,18 @@ final class ClusterMember implements Cluster.Listener {
         int newline = text.indexOf('\n');
         long startEpochNanos = Long.parseLong(text.substring(0, newline));
         Scenario scenario;
+        ActiveActiveCopy copy;
         try {
-            scenario = Scenario.parse(new ObjectMapper().readTree(text.substring(newline + 1)));
+            JsonNode json = new ObjectMapper().readTree(text.substring(newline + 1));
+            scenario = Scenario.parse(json);
+            copy = ActiveActiveCopy.of(json);
         } catch (IOException | ScenarioException e) {
             cluster.broadcastControl(FAIL, jobId, "member " + cluster.self() + " cannot run job " + jobId + ": " + e.getMessage());
             return;
         }
         JobState job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id)));
         ClusterJobNetwork network = cluster.jobNetwork(jobId);
-        MemberRun run = new MemberRun(scenario, job.dir, stdout, new ClusterPart(network, startEpochNanos), null);
+        MemberRun run = new MemberRun(scenario, job.dir, stdout, new ClusterPart(network, startEpochNanos, copy), null);
         job.run = run;
         if (job.cause != null) {
             run.fail(new IllegalStateException(job.cause));

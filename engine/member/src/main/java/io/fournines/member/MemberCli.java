@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 /** Entry point of {@code fournines-member.jar}: {@code java -jar fournines-member.jar run --scenario FILE --out DIR}. */
 @Command(name = "fournines-member",
         description = "One fournines engine member.",
-        subcommands = {MemberCli.RunCommand.class, ServeCommand.class})
+        subcommands = {MemberCli.RunCommand.class, ServeCommand.class, ConsumeCommand.class})
 public final class MemberCli {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")

@@ -74,6 +74,8 @@ final class MemberRun {
     /** Events that reached the query's first stage (counted there, fused into it). */
     private final LongAdder processed = new LongAdder();
     private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
+    /** In an active-active run: sends the results to the consumer; null otherwise. */
+    private final ResultForwarder forwarder;
 
     /**
      * @param cluster       this member's part of a job every member of it runs; null: this member alone
@@ -85,6 +87,9 @@ final class MemberRun {
         this.out = out;
         this.cluster = cluster;
         this.kafkaEndpoint = kafkaEndpoint;
+        // Connected before the start instant, so the consumer learns it in time to start its logs exactly then.
+        this.forwarder = cluster == null || cluster.copy() == null ? null
+                : new ResultForwarder(cluster.copy(), cluster.network().memberIndex(), cluster.network().memberCount(), System.err);
     }
     /** From another thread: the job fails with {@code cause} (another member failed or was lost). */
     void fail(Throwable cause) {
@@ -169,6 +174,9 @@ final class MemberRun {
             if (kafka != null) {
                 kafka.close();
             }
+            if (forwarder != null) {
+                forwarder.close();
+            }
             if (failure != null) {
                 err.println("member: the job failed: " + failure);
                 failure.printStackTrace(err);
@@ -202,8 +210,9 @@ final class MemberRun {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> new Scheduled<Event>(generator.event(sequence, millis(scheduledNanos)), scheduledNanos);
         }, monitor, this::start)).withoutTimestamps();
-        attachScheduled(query, events.filter(this::countProcessed))
-                .writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, logs.clock())));
+        StreamStage<?> results = attachScheduled(query, events.filter(this::countProcessed));
+        results.writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, logs.clock())));
+        forwardResults(results);
     }
 
     static <R> StreamStage<Scheduled<R>> attachScheduled(PerEventQuery<R> query, StreamStage<Scheduled<Event>> events) {
@@ -216,7 +225,17 @@ final class MemberRun {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
         }, monitor, this::start)).withTimestamps(Event::dateTime, 0);
-        query.attach(events.filter(this::countProcessed)).writeTo(windowLatencySink(windows, scenario.threads()));
+        StreamStage<?> results = query.attach(events.filter(this::countProcessed));
+        results.writeTo(windowLatencySink(windows, scenario.threads()));
+        forwardResults(results);
+    }
+
+    /** Active-active: the results also go to the consumer, through a second sink beside the latency sink. */
+    private void forwardResults(StreamStage<?> results) {
+        if (forwarder != null) {
+            WindowLatencySinkP.SinkWatermarks watermarks = new WindowLatencySinkP.SinkWatermarks(scenario.threads());
+            results.writeTo(Sinks.fromProcessor("forward-results", () -> new ForwardResultSinkP(forwarder, watermarks)));
+        }
     }
 
     /** The sink that records window latency, one instance per worker thread. */

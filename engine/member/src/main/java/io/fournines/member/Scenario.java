@@ -113,7 +113,10 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
             throw new ScenarioException("guarantee: snapshots run on one member only so far (barriers do not cross members yet); is "
                     + root.get("guarantee") + " with cluster.members " + members);
         }
-        requireIfPresent(root, "mode", "mode", "single");
+        // active-active: each copy is a cluster of its own; the runner tells it its part (ActiveActiveCopy).
+        if (root.has("mode") && !List.of("single", "active-active").contains(root.get("mode").asText())) {
+            throw new ScenarioException("mode: the member supports \"single\" and \"active-active\"; is " + root.get("mode"));
+        }
         if (root.has("faults") && !(root.get("faults").isArray() && root.get("faults").isEmpty())) {
             throw new ScenarioException("faults: the member injects no faults; must be []");
         }
@@ -187,12 +190,5 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
             throw new ScenarioException(path + ": must be at least " + min + "; is " + node.asLong());
         }
         return node.asLong();
-    }
-
-    private static void requireIfPresent(JsonNode parent, String field, String path, String supported) throws ScenarioException {
-        JsonNode node = parent.get(field);
-        if (node != null && !supported.equals(node.asText())) {
-            throw new ScenarioException(path + ": the member supports only \"" + supported + "\"; is " + node);
-        }
     }
 }
