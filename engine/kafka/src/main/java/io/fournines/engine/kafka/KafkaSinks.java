@@ -22,4 +22,17 @@ public final class KafkaSinks {
         Map<String, Object> props = Map.copyOf(producerProperties);
         return Sinks.fromProcessor("kafka", () -> new KafkaSinkP<>(props, toRecord));
     }
+
+    /**
+     * Exactly once: writes each item inside a Kafka transaction that commits when the job's snapshot
+     * commits, with transactional ids {@code <transactionalIdPrefix>-<instance>-<0|1>} (one prefix per
+     * sink; keep it across restarts of the job). Needs a job with snapshots; consumers of the output
+     * see it at snapshot commits when they read with {@code isolation.level=read_committed}. See
+     * {@link KafkaTransactionalSinkP}.
+     */
+    public static <T> Sink<T> kafkaTransactional(Map<String, Object> producerProperties, String transactionalIdPrefix,
+                                                 Function<? super T, ProducerRecord<byte[], byte[]>> toRecord) {
+        Map<String, Object> props = Map.copyOf(producerProperties);
+        return Sinks.fromProcessor("kafka-transactional", () -> new KafkaTransactionalSinkP<>(props, transactionalIdPrefix, toRecord));
+    }
 }

@@ -1,6 +1,7 @@
 package io.fournines.engine.kafka;
 
 import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.processor.WatermarkPolicy;
@@ -26,6 +27,12 @@ import java.util.Map;
  * per-partition watermarks ({@link PartitionWatermarks}), keeps the next offset of every partition
  * ({@link #consumedOffsets()}, for snapshots) and can start from given offsets. A record the decoder
  * rejects is counted ({@code malformedRecords}) and handed to the {@link DeadLetters}.
+ *
+ * <p>In a snapshot it saves the next offset of each of its partitions as a {@link BroadcastKey}
+ * entry keyed by the {@link TopicPartition}; on restore every instance sees them all and seeks the
+ * partitions it is assigned now, so the offsets follow their partition when the job's parallelism
+ * or membership changes. Watermark state is not saved: each partition's watermark restarts from the
+ * first record read after the restore.
  *
  * <p>No consumer group: partitions are assigned, not subscribed, and offsets are never committed to
  * Kafka; where to resume is the caller's (the snapshot's) business.
@@ -53,6 +60,8 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     private long pendingWatermark = PartitionWatermarks.NONE;
     private long lastPollNanos;
     private int instance;
+    /** Where a {@link #saveToSnapshot()} the outbox interrupted resumes. */
+    private int savedSlot;
 
     private Counter malformed;
     private Counter polls;
@@ -174,6 +183,30 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     @Override
     public long nextDeadlineNanos() {
         return lastPollNanos + options.idlePollInterval().toNanos();
+    }
+
+    /** One entry per partition that has a position: records before it are in the snapshot's state. */
+    @Override
+    public boolean saveToSnapshot() {
+        for (; savedSlot < partitions.length; savedSlot++) {
+            if (nextOffsets[savedSlot] >= 0 && !tryEmitToSnapshot(new BroadcastKey(partitions[savedSlot]), nextOffsets[savedSlot])) {
+                return false;
+            }
+        }
+        savedSlot = 0;
+        return true;
+    }
+
+    @Override
+    protected void restoreFromSnapshot(Object key, Object value) {
+        if (((BroadcastKey) key).id() instanceof TopicPartition tp && tp.topic().equals(topic)) {
+            Integer slot = slotOf.get(tp.partition());
+            if (slot != null) {
+                long offset = (Long) value;
+                consumer.seek(partitions[slot], offset);
+                nextOffsets[slot] = offset;
+            }
+        }
     }
 
     /**

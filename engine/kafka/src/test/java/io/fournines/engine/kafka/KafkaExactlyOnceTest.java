@@ -1,0 +1,189 @@
+package io.fournines.engine.kafka;
+
+import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.job.Engine;
+import io.fournines.engine.job.Job;
+import io.fournines.engine.job.JobConfig;
+import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sink;
+import io.fournines.engine.snapshot.InMemorySnapshotStore;
+import io.fournines.kafkalocal.LocalKafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+
+import static io.fournines.engine.kafka.KafkaConnectorsTest.decodeLong;
+import static io.fournines.engine.kafka.KafkaConnectorsTest.encodeLong;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Kafka → engine → Kafka with snapshots, on a real broker: records keep arriving while the job runs,
+ * the job is cancelled mid-stream after some snapshots and started again from the latest one. The
+ * source's offsets come from the snapshot; with the transactional sink a read_committed consumer
+ * sees every record exactly once, with the at-least-once sink every record at least once.
+ */
+class KafkaExactlyOnceTest {
+
+    private static final int RECORDS = 60_000;
+    private static final double RATE = 15_000;
+    private static final int IN_PARTITIONS = 4;
+    private static final int OUT_PARTITIONS = 3;
+
+    @TempDir
+    static Path dir;
+    static LocalKafka kafka;
+    static Engine engine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = LocalKafka.start(dir.resolve("broker"));
+        engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2));
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        engine.close();
+        kafka.close();
+    }
+
+    @ParameterizedTest(name = "{0} sink, {1}, cancelled after {2} snapshots")
+    @CsvSource({
+            "transactional, EXACTLY_ONCE, 3",
+            "transactional, EXACTLY_ONCE, 6",
+            "transactional, AT_LEAST_ONCE, 4",
+            "at-least-once, EXACTLY_ONCE, 4",
+    })
+    void aJobCancelledMidStreamAndRestoredLosesNothing(String sink, ProcessingGuarantee guarantee, int snapshots) throws Exception {
+        String name = sink + "-" + guarantee + "-" + snapshots;
+        createTopic(name + "-in", IN_PARTITIONS);
+        createTopic(name + "-out", OUT_PARTITIONS);
+        InMemorySnapshotStore store = new InMemorySnapshotStore();
+        JobConfig config = JobConfig.snapshotting(guarantee, Duration.ofMillis(150), store);
+        Job first = engine.newJob(pipeline(name, sink), config);
+        await().atMost(Duration.ofSeconds(30)).failFast("the job ended", () -> failed(first)).until(() -> first.committedSnapshotCount() >= 1);
+        // Records arrive while the job runs, and after it was cancelled.
+        AtomicLong produced = new AtomicLong();
+        CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produceAtRate(name + "-in", produced));
+        await().atMost(Duration.ofSeconds(30)).failFast("the job ended", () -> failed(first))
+               .until(() -> first.committedSnapshotCount() >= 1 + snapshots && produced.get() > 0);
+        first.cancel();
+        await().atMost(Duration.ofSeconds(10)).until(first::isDone);
+        assertThat(produced.get()).as("cancelled while records were still arriving").isLessThan(RECORDS);
+
+        Job second = engine.newJob(pipeline(name, sink), config.restoringLatest());
+        producing.get(60, TimeUnit.SECONDS);
+        List<Long> out = readAtLeast(name + "-out", RECORDS);
+        second.cancel();
+
+        assertThat(new HashSet<>(out)).as("nothing lost").isEqualTo(LongStream.range(0, RECORDS).boxed().collect(Collectors.toSet()));
+        if (sink.equals("transactional") && guarantee == ProcessingGuarantee.EXACTLY_ONCE) {
+            assertThat(out).as("nothing twice").hasSize(RECORDS);
+        } else {
+            assertThat(out).hasSizeGreaterThanOrEqualTo(RECORDS);
+        }
+    }
+
+    /** Whether the job ended on its own; its failure goes to the test's output. */
+    private static boolean failed(Job job) {
+        if (!job.isDone()) {
+            return false;
+        }
+        try {
+            job.join();
+        } catch (Exception e) {
+            e.printStackTrace();
+        }
+        return true;
+    }
+
+    private static Pipeline pipeline(String name, String sinkKind) throws Exception {
+        Sink<Long> sink = sinkKind.equals("transactional")
+                ? KafkaSinks.kafkaTransactional(clientProps(), name, (Long v) -> new ProducerRecord<>(name + "-out", null, encodeLong(v)))
+                : KafkaSinks.kafka(clientProps(), (Long v) -> new ProducerRecord<>(name + "-out", null, encodeLong(v)));
+        Pipeline p = Pipeline.create();
+        p.readFrom(KafkaSources.kafka(clientProps(), name + "-in", KafkaConnectorsTest::decodeLong,
+                         KafkaSourceOptions.defaults(new DeadLetterFile(Files.createTempFile(dir, "dead-letters", ".jsonl")))))
+         .withoutTimestamps()
+         .writeTo(sink);
+        return p;
+    }
+
+    /** Writes 0..RECORDS-1 round-robin over the partitions at {@link #RATE} per second. */
+    private static void produceAtRate(String topic, AtomicLong produced) {
+        try (var producer = new KafkaProducer<>(clientProps(), new ByteArraySerializer(), new ByteArraySerializer())) {
+            long start = System.nanoTime();
+            for (long v = 0; v < RECORDS; v++) {
+                long due = start + (long) (v / RATE * 1e9);
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                }
+                producer.send(new ProducerRecord<>(topic, (int) (v % IN_PARTITIONS), null, encodeLong(v)));
+                produced.set(v + 1);
+            }
+            producer.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What a read_committed consumer sees once the topic holds at least {@code n} records and 1 s passed without more (or after 60 s). */
+    private static List<Long> readAtLeast(String topic, int n) {
+        List<Long> values = new ArrayList<>();
+        Map<String, Object> props = new HashMap<>(clientProps());
+        props.put("auto.offset.reset", "earliest");
+        props.put("isolation.level", "read_committed");
+        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(IntStream.range(0, OUT_PARTITIONS).mapToObj(p -> new TopicPartition(topic, p)).toList());
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long quietUntil = Long.MAX_VALUE;
+            while (System.nanoTime() < Math.min(until, quietUntil)) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    values.add(decodeLong(r));
+                    if (values.size() >= n) {
+                        quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                    }
+                }
+            }
+        }
+        return values;
+    }
+
+    private static Map<String, Object> clientProps() {
+        return Map.of("bootstrap.servers", kafka.bootstrap());
+    }
+
+    private static void createTopic(String topic, int partitions) throws Exception {
+        try (Admin admin = Admin.create(clientProps())) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+}
