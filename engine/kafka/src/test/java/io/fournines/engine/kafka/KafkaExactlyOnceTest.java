@@ -7,6 +7,7 @@ import io.fournines.engine.job.Job;
 import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sink;
+import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.snapshot.InMemorySnapshotStore;
 import io.fournines.kafkalocal.LocalKafka;
 import org.apache.kafka.clients.admin.Admin;
@@ -33,6 +34,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -52,6 +55,7 @@ import static org.awaitility.Awaitility.await;
  */
 class KafkaExactlyOnceTest {
 
+    private static final String STALLS = "stalls-before-kafka-commit";
     private static final int RECORDS = 60_000;
     private static final double RATE = 15_000;
     private static final int IN_PARTITIONS = 4;
@@ -80,31 +84,39 @@ class KafkaExactlyOnceTest {
             "transactional, EXACTLY_ONCE, 6",
             "transactional, AT_LEAST_ONCE, 4",
             "at-least-once, EXACTLY_ONCE, 4",
+            "stalls-before-kafka-commit, EXACTLY_ONCE, 3",
     })
     void aJobCancelledMidStreamAndRestoredLosesNothing(String sink, ProcessingGuarantee guarantee, int snapshots) throws Exception {
         String name = sink + "-" + guarantee + "-" + snapshots;
+        CountDownLatch stalled = new CountDownLatch(sink.equals(STALLS) ? 1 : 0);
         createTopic(name + "-in", IN_PARTITIONS);
         createTopic(name + "-out", OUT_PARTITIONS);
         InMemorySnapshotStore store = new InMemorySnapshotStore();
         JobConfig config = JobConfig.snapshotting(guarantee, Duration.ofMillis(150), store);
-        Job first = engine.newJob(pipeline(name, sink), config);
+        Job first = engine.newJob(pipeline(name, sink, 1 + snapshots, stalled), config);
         await().atMost(Duration.ofSeconds(30)).failFast("the job ended", () -> failed(first)).until(() -> first.committedSnapshotCount() >= 1);
         // Records arrive while the job runs, and after it was cancelled.
         AtomicLong produced = new AtomicLong();
         CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produceAtRate(name + "-in", produced));
         await().atMost(Duration.ofSeconds(30)).failFast("the job ended", () -> failed(first))
-               .until(() -> first.committedSnapshotCount() >= 1 + snapshots && produced.get() > 0);
+               .until(() -> first.committedSnapshotCount() >= 1 + snapshots && produced.get() > 0 && stalled.getCount() == 0);
         first.cancel();
         await().atMost(Duration.ofSeconds(10)).until(first::isDone);
         assertThat(produced.get()).as("cancelled while records were still arriving").isLessThan(RECORDS);
 
-        Job second = engine.newJob(pipeline(name, sink), config.restoringLatest());
+        String secondSink = sink.equals(STALLS) ? "transactional" : sink;
+        Job second = engine.newJob(pipeline(name, secondSink, 0, stalled), config.restoringLatest());
         producing.get(60, TimeUnit.SECONDS);
         List<Long> out = readAtLeast(name + "-out", RECORDS);
+        long rewritten = second.metrics().entrySet().stream().filter(e -> e.getKey().endsWith(".recordsRewritten"))
+                               .mapToLong(Map.Entry::getValue).sum();
         second.cancel();
+        if (sink.equals(STALLS)) {
+            assertThat(rewritten).as("the restored snapshot's uncommitted transaction was written again").isPositive();
+        }
 
         assertThat(new HashSet<>(out)).as("nothing lost").isEqualTo(LongStream.range(0, RECORDS).boxed().collect(Collectors.toSet()));
-        if (sink.equals("transactional") && guarantee == ProcessingGuarantee.EXACTLY_ONCE) {
+        if (!sink.equals("at-least-once") && guarantee == ProcessingGuarantee.EXACTLY_ONCE) {
             assertThat(out).as("nothing twice").hasSize(RECORDS);
         } else {
             assertThat(out).hasSizeGreaterThanOrEqualTo(RECORDS);
@@ -124,10 +136,19 @@ class KafkaExactlyOnceTest {
         return true;
     }
 
-    private static Pipeline pipeline(String name, String sinkKind) throws Exception {
-        Sink<Long> sink = sinkKind.equals("transactional")
-                ? KafkaSinks.kafkaTransactional(clientProps(), name, (Long v) -> new ProducerRecord<>(name + "-out", null, encodeLong(v)))
-                : KafkaSinks.kafka(clientProps(), (Long v) -> new ProducerRecord<>(name + "-out", null, encodeLong(v)));
+    /**
+     * The sink: transactional, at-least-once, or transactional but stalling (as if the member died)
+     * right after the store committed snapshot {@code stallAt}, before Kafka commits its transaction.
+     */
+    private static Pipeline pipeline(String name, String sinkKind, int stallAt, CountDownLatch stalled) throws Exception {
+        Function<Long, ProducerRecord<byte[], byte[]>> toRecord = v -> new ProducerRecord<>(name + "-out", null, encodeLong(v));
+        Sink<Long> sink = switch (sinkKind) {
+            case "transactional" -> KafkaSinks.kafkaTransactional(clientProps(), name, toRecord);
+            case "at-least-once" -> KafkaSinks.kafka(clientProps(), toRecord);
+            case STALLS -> Sinks.fromProcessor("kafka-transactional", () -> new StallingSinkP(new KafkaTransactionalSinkP<>(clientProps(), name, toRecord),
+                    stallAt, stalled));
+            default -> throw new IllegalArgumentException(sinkKind);
+        };
         Pipeline p = Pipeline.create();
         p.readFrom(KafkaSources.kafka(clientProps(), name + "-in", KafkaConnectorsTest::decodeLong,
                          KafkaSourceOptions.defaults(new DeadLetterFile(Files.createTempFile(dir, "dead-letters", ".jsonl")))))
