@@ -5,6 +5,10 @@ import io.fournines.engine.kafka.DeadLetterFile;
 import io.fournines.engine.kafka.KafkaSourceOptions;
 import io.fournines.engine.kafka.KafkaSources;
 import io.fournines.engine.kafka.RecordDecoder;
+import io.fournines.engine.kafka.SnapshotOffsets;
+import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.snapshot.SnapshotStore;
+import org.apache.kafka.common.TopicPartition;
 import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.StreamSource;
@@ -123,8 +127,11 @@ final class KafkaLoad implements LoadProgress, AutoCloseable {
         return newest == Long.MIN_VALUE || clock == null ? 0 : Math.max(0, clock.nowMicros() * 1_000 - newest);
     }
 
-    /** The Kafka source's figures for member.json. */
-    void describe(ObjectNode m, Map<String, Long> jobMetrics) {
+    /**
+     * The Kafka source's figures for member.json; with a guarantee, also the offsets the last
+     * committed snapshot holds (where a restore would resume), summed over the partitions.
+     */
+    void describe(ObjectNode m, Map<String, Long> jobMetrics, SnapshotStore snapshots, long lastSnapshot) {
         m.put("source", Scenario.KAFKA);
         m.put("kafka_topic", endpoint.topic());
         m.put("malformed_records", MemberRun.sumOf(jobMetrics, ".malformedRecords"));
@@ -133,6 +140,11 @@ final class KafkaLoad implements LoadProgress, AutoCloseable {
         m.put("kafka_polls", polls);
         m.put("kafka_poll_mean_us", polls == 0 ? 0 : MemberRun.sumOf(jobMetrics, ".pollNanos") / 1e3 / polls);
         m.put("kafka_polls_over_1ms", MemberRun.sumOf(jobMetrics, ".pollsOver1ms"));
+        if (scenario.guarantee() != ProcessingGuarantee.NONE) {
+            Map<TopicPartition, Long> offsets = SnapshotOffsets.read(snapshots, lastSnapshot, SnapshotOffsets.SOURCE_VERTEX);
+            m.put("kafka_snapshot_partitions", offsets.size());
+            m.put("kafka_snapshot_offsets_total", offsets.values().stream().mapToLong(Long::longValue).sum());
+        }
     }
 
     @Override

@@ -328,7 +328,7 @@ final class MemberRun {
             m.put("last_snapshot_bytes", snapshotStore.sizeInBytes(job.lastCommittedSnapshot()));
         }
         if (kafka != null) {
-            kafka.describe(m, jobMetrics);
+            kafka.describe(m, jobMetrics, snapshotStore, job.lastCommittedSnapshot());
         }
         Files.writeString(dir.resolve("member.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
     }

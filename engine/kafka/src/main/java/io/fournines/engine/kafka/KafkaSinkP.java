@@ -18,7 +18,7 @@ import java.util.function.Function;
  * (the producer's {@code acks}) before {@link #complete()} returns, and a failed send fails the job
  * instead of being dropped. Nothing more: after a failure, records already written stay written, and
  * a job restarted from earlier source offsets writes them again (hence at least once; exactly once
- * needs snapshots and transactions, issue 7).
+ * needs snapshots and transactions: {@link KafkaTransactionalSinkP}).
  *
  * <p>Non-cooperative: {@code send} blocks while the producer's buffer is full (that is the
  * backpressure) and {@code flush} waits for the broker, so the sink has a thread of its own.

@@ -7,6 +7,9 @@ import java.util.Map;
 /** Kafka as a stream source of the Pipeline API. */
 public final class KafkaSources {
 
+    /** The source's name; its vertex in a job is {@link SnapshotOffsets#SOURCE_VERTEX}. */
+    static final String NAME = "kafka";
+
     private KafkaSources() {
     }
 
@@ -18,6 +21,6 @@ public final class KafkaSources {
     public static <T> StreamSource<T> kafka(Map<String, Object> consumerProperties, String topic, RecordDecoder<T> decoder,
                                             KafkaSourceOptions options) {
         Map<String, Object> props = Map.copyOf(consumerProperties);
-        return new StreamSource<>("kafka", watermarks -> () -> new KafkaSourceP<>(props, topic, decoder, watermarks, options));
+        return new StreamSource<>(NAME, watermarks -> () -> new KafkaSourceP<>(props, topic, decoder, watermarks, options));
     }
 }

@@ -93,13 +93,15 @@ class KafkaExactlyOnceTest {
         createTopic(name + "-out", OUT_PARTITIONS);
         InMemorySnapshotStore store = new InMemorySnapshotStore();
         JobConfig config = JobConfig.snapshotting(guarantee, Duration.ofMillis(150), store);
-        Job first = engine.newJob(pipeline(name, sink, 1 + snapshots, stalled), config);
+        Job first = engine.newJob(pipeline(name, sink, snapshots, stalled), config);
         await().atMost(Duration.ofSeconds(30)).failFast("the job ended", () -> failed(first)).until(() -> first.committedSnapshotCount() >= 1);
         // Records arrive while the job runs, and after it was cancelled.
         AtomicLong produced = new AtomicLong();
         CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produceAtRate(name + "-in", produced));
+        await().atMost(Duration.ofSeconds(30)).failFast("the job ended", () -> failed(first)).until(() -> metric(first, ".itemsIn") > 0);
+        long sinkBusySince = first.committedSnapshotCount();
         await().atMost(Duration.ofSeconds(30)).failFast("the job ended", () -> failed(first))
-               .until(() -> first.committedSnapshotCount() >= 1 + snapshots && produced.get() > 0 && stalled.getCount() == 0);
+               .until(() -> first.committedSnapshotCount() >= sinkBusySince + snapshots && stalled.getCount() == 0);
         first.cancel();
         await().atMost(Duration.ofSeconds(10)).until(first::isDone);
         assertThat(produced.get()).as("cancelled while records were still arriving").isLessThan(RECORDS);
@@ -108,8 +110,7 @@ class KafkaExactlyOnceTest {
         Job second = engine.newJob(pipeline(name, secondSink, 0, stalled), config.restoringLatest());
         producing.get(60, TimeUnit.SECONDS);
         List<Long> out = readAtLeast(name + "-out", RECORDS);
-        long rewritten = second.metrics().entrySet().stream().filter(e -> e.getKey().endsWith(".recordsRewritten"))
-                               .mapToLong(Map.Entry::getValue).sum();
+        long rewritten = metric(second, ".recordsRewritten");
         second.cancel();
         if (sink.equals(STALLS)) {
             assertThat(rewritten).as("the restored snapshot's uncommitted transaction was written again").isPositive();
@@ -121,6 +122,10 @@ class KafkaExactlyOnceTest {
         } else {
             assertThat(out).hasSizeGreaterThanOrEqualTo(RECORDS);
         }
+    }
+
+    private static long metric(Job job, String suffix) {
+        return job.metrics().entrySet().stream().filter(e -> e.getKey().endsWith(suffix)).mapToLong(Map.Entry::getValue).sum();
     }
 
     /** Whether the job ended on its own; its failure goes to the test's output. */
@@ -138,7 +143,8 @@ class KafkaExactlyOnceTest {
 
     /**
      * The sink: transactional, at-least-once, or transactional but stalling (as if the member died)
-     * right after the store committed snapshot {@code stallAt}, before Kafka commits its transaction.
+     * right after the store committed the {@code stallAt}-th snapshot since it took its first item,
+     * before Kafka commits its transaction.
      */
     private static Pipeline pipeline(String name, String sinkKind, int stallAt, CountDownLatch stalled) throws Exception {
         Function<Long, ProducerRecord<byte[], byte[]>> toRecord = v -> new ProducerRecord<>(name + "-out", null, encodeLong(v));

@@ -8,7 +8,8 @@ import io.fournines.engine.core.Watermark;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A sink that stops making progress at its {@code stallAt}-th {@link #snapshotCommitFinish}: the
+ * A sink that stops making progress at its {@code stallAt}-th {@link #snapshotCommitFinish} after
+ * its first item, so that the transaction it never commits holds records: the
  * snapshot is committed in the store but the sink never commits its transaction, as when a member
  * dies between the two. Everything else goes to the wrapped sink.
  */
@@ -18,6 +19,7 @@ final class StallingSinkP implements Processor {
     private final int stallAt;
     private final CountDownLatch stalled;
     private int finishes;
+    private boolean tookItems;
 
     StallingSinkP(Processor sink, int stallAt, CountDownLatch stalled) {
         this.sink = sink;
@@ -27,11 +29,13 @@ final class StallingSinkP implements Processor {
 
     @Override
     public boolean snapshotCommitFinish(boolean success) {
-        if (finishes + 1 == stallAt) {
+        if (tookItems && finishes + 1 == stallAt) {
             stalled.countDown();
             return false;
         }
-        finishes++;
+        if (tookItems) {
+            finishes++;
+        }
         return sink.snapshotCommitFinish(success);
     }
 
@@ -47,6 +51,7 @@ final class StallingSinkP implements Processor {
 
     @Override
     public void process(int ordinal, Inbox inbox) {
+        tookItems |= !inbox.isEmpty();
         sink.process(ordinal, inbox);
     }
 
