@@ -60,8 +60,6 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     private long pendingWatermark = PartitionWatermarks.NONE;
     private long lastPollNanos;
     private int instance;
-    /** Where a {@link #saveToSnapshot()} the outbox interrupted resumes. */
-    private int savedSlot;
 
     private Counter malformed;
     private Counter polls;
@@ -188,13 +186,15 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     /** One entry per partition that has a position: records before it are in the snapshot's state. */
     @Override
     public boolean saveToSnapshot() {
-        for (; savedSlot < partitions.length; savedSlot++) {
-            if (nextOffsets[savedSlot] >= 0 && !tryEmitToSnapshot(new BroadcastKey(partitions[savedSlot]), nextOffsets[savedSlot])) {
-                return false;
+        return emitToSnapshot(() -> {
+            List<Map.Entry<BroadcastKey, Long>> entries = new ArrayList<>();
+            for (int i = 0; i < partitions.length; i++) {
+                if (nextOffsets[i] >= 0) {
+                    entries.add(Map.entry(new BroadcastKey(partitions[i]), nextOffsets[i]));
+                }
             }
-        }
-        savedSlot = 0;
-        return true;
+            return entries;
+        });
     }
 
     @Override

@@ -55,8 +55,6 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
     private List<SavedRecord> open = new ArrayList<>();
     /** The sequence of this instance's last prepared transaction; its marker in Kafka. */
     private long sequence;
-    private List<PreparedTransaction> toSave = List.of();
-    private int savedSlices;
     private final List<PreparedTransaction> restored = new ArrayList<>();
     private int instance;
     private int instances;
@@ -125,35 +123,26 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
      */
     @Override
     public boolean snapshotCommitPrepare() {
-        if (savedSlices == 0 && toSave.isEmpty()) {
-            if (inTransaction) {
-                sequence++;
-                producers[current].sendOffsetsToTransaction(markers.marker(sequence), markers.group(instance));
-                producers[current].flush();
-                throwIfFailed();
-                prepared = current;
-                current = 1 - current;
-                inTransaction = false;
-            }
-            toSave = slices(open);
-            open = new ArrayList<>();
-        }
-        for (; savedSlices < toSave.size(); savedSlices++) {
-            if (!tryEmitToSnapshot(new BroadcastKey(List.of(transactionalIdPrefix, instance, savedSlices)), toSave.get(savedSlices))) {
-                return false;
-            }
-        }
-        toSave = List.of();
-        savedSlices = 0;
-        return true;
+        return emitToSnapshot(this::prepareOpenTransaction);
     }
 
-    private List<PreparedTransaction> slices(List<SavedRecord> records) {
-        List<PreparedTransaction> slices = new ArrayList<>();
-        for (int from = 0; from < records.size() || from == 0; from += PreparedTransaction.SLICE) {
-            slices.add(new PreparedTransaction(instance, sequence,
-                    List.copyOf(records.subList(from, Math.min(records.size(), from + PreparedTransaction.SLICE)))));
+    private List<Map.Entry<BroadcastKey, PreparedTransaction>> prepareOpenTransaction() {
+        if (inTransaction) {
+            sequence++;
+            producers[current].sendOffsetsToTransaction(markers.marker(sequence), markers.group(instance));
+            producers[current].flush();
+            throwIfFailed();
+            prepared = current;
+            current = 1 - current;
+            inTransaction = false;
         }
+        List<Map.Entry<BroadcastKey, PreparedTransaction>> slices = new ArrayList<>();
+        for (int from = 0; from < open.size() || from == 0; from += PreparedTransaction.SLICE) {
+            List<SavedRecord> slice = List.copyOf(open.subList(from, Math.min(open.size(), from + PreparedTransaction.SLICE)));
+            slices.add(Map.entry(new BroadcastKey(List.of(transactionalIdPrefix, instance, slices.size())),
+                    new PreparedTransaction(instance, sequence, slice)));
+        }
+        open = new ArrayList<>();
         return slices;
     }
 
