@@ -56,7 +56,7 @@ class MemberKafkaRunTest {
 
     @Test
     void q5FromKafkaMeasuresWindowsAndSetsAsideMalformedRecords() throws Exception {
-        JsonNode member = runFed("q5-topic", "{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", new NexmarkStream(RATE, 1000));
+        JsonNode member = runFed("q5-topic", "{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", new NexmarkStream(RATE, 1000), NO_GUARANTEE);
         assertThat(countValues(dir.resolve("latency.hlog"))).isPositive();
         assertThat(countValues(dir.resolve("completion.hlog"))).isPositive();
         assertThat(member.get("source").asText()).isEqualTo("kafka");
@@ -67,10 +67,20 @@ class MemberKafkaRunTest {
     }
 
     @Test
+    void withAGuaranteeTheSnapshotsHoldTheKafkaOffsets() throws Exception {
+        JsonNode member = runFed("q5-eo-topic", "{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", new NexmarkStream(RATE, 1000),
+                "\"guarantee\":\"exactly-once\",\"snapshot_interval_ms\":200");
+        assertThat(member.get("snapshots_committed").asLong()).isPositive();
+        assertThat(member.get("kafka_snapshot_partitions").asInt()).isEqualTo(2);
+        assertThat(member.get("kafka_snapshot_offsets_total").asLong()).isPositive()
+                .isLessThanOrEqualTo(member.get("events_generated").asLong() + member.get("malformed_records").asLong());
+    }
+
+    @Test
     void tradesFromKafkaMeasuresWindows() throws Exception {
         // 500 tickers, not the blog's 50 000: every 20 ms slide emits a result per ticker, which a
         // loaded 2-core machine cannot do within this 3 s run; what is tested is that trades are measured.
-        JsonNode member = runFed("trades-topic", "{\"name\":\"trades\",\"window_ms\":2000,\"slide_ms\":20}", new TradeStream(500));
+        JsonNode member = runFed("trades-topic", "{\"name\":\"trades\",\"window_ms\":2000,\"slide_ms\":20}", new TradeStream(500), NO_GUARANTEE);
         assertThat(countValues(dir.resolve("latency.hlog"))).isPositive();
         assertThat(member.get("query").asText()).isEqualTo("trades");
     }
@@ -78,18 +88,21 @@ class MemberKafkaRunTest {
     @Test
     void kafkaLoadNeedsTheBrokerAndTopic() throws Exception {
         Path file = dir.resolve("scenario.json");
-        Files.writeString(file, scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}"));
+        Files.writeString(file, scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", NO_GUARANTEE));
         assertThat(MemberCli.commandLine(false).execute("run", "--scenario", file.toString(), "--out", dir.toString())).isEqualTo(2);
     }
 
-    private static String scenario(String query) {
+    private static final String NO_GUARANTEE = "\"guarantee\":\"none\"";
+
+    /** {@code guarantee}: the scenario's guarantee field(s), as JSON members. */
+    private static String scenario(String query, String guarantee) {
         return "{\"name\":\"t\",\"query\":" + query + ",\"load\":{\"rate\":" + RATE + ",\"source\":\"kafka\",\"keys\":1000,\"partitions\":2},"
-                + "\"cluster\":{\"members\":1,\"threads\":2,\"jvm_opts\":[],\"gc\":\"g1\"},\"guarantee\":\"none\",\"mode\":\"single\",\"faults\":[],"
+                + "\"cluster\":{\"members\":1,\"threads\":2,\"jvm_opts\":[],\"gc\":\"g1\"}," + guarantee + ",\"mode\":\"single\",\"faults\":[],"
                 + "\"warmup_s\":1,\"duration_s\":2}";
     }
 
     /** Runs the member for 3 s while a thread sends the stream at RATE, in real time, plus two malformed records. */
-    private JsonNode runFed(String topic, String query, EventStream stream) throws Exception {
+    private JsonNode runFed(String topic, String query, EventStream stream, String guarantee) throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrap()))) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
@@ -97,7 +110,7 @@ class MemberKafkaRunTest {
         Thread feeder = new Thread(() -> feed(topic, stream, stop));
         feeder.start();
         Path file = dir.resolve("scenario.json");
-        Files.writeString(file, scenario(query));
+        Files.writeString(file, scenario(query, guarantee));
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         PrintStream original = System.out;
         int exit;
