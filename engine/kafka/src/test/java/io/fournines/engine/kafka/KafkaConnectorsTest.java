@@ -1,13 +1,8 @@
 package io.fournines.engine.kafka;
 
-import io.fournines.engine.execution.ExecutionConfig;
-import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
 import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sinks;
-import io.fournines.kafkalocal.LocalKafka;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -15,10 +10,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -41,24 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The Kafka source and sink against a real broker (one for the whole class: it takes seconds to start). */
-class KafkaConnectorsTest {
-
-    @TempDir
-    static Path dir;
-    static LocalKafka kafka;
-    static Engine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = LocalKafka.start(dir.resolve("broker"));
-        engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2));
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        engine.close();
-        kafka.close();
-    }
+class KafkaConnectorsTest extends BrokerAndEngineTest {
 
     @Test
     void everyRecordMakesTheRoundTripThroughTheEngineExactlyOnceWhenNothingFails() throws Exception {
@@ -155,16 +130,6 @@ class KafkaConnectorsTest {
 
     static byte[] encodeLong(long v) {
         return ByteBuffer.allocate(8).putLong(v).array();
-    }
-
-    private static Map<String, Object> clientProps() {
-        return Map.of("bootstrap.servers", kafka.bootstrap());
-    }
-
-    private static void createTopic(String topic, int partitions) throws Exception {
-        try (Admin admin = Admin.create(clientProps())) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
     }
 
     private static KafkaProducer<byte[], byte[]> producer() {

@@ -1,17 +1,12 @@
 package io.fournines.engine.kafka;
 
 import io.fournines.engine.core.ProcessingGuarantee;
-import io.fournines.engine.execution.ExecutionConfig;
-import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
 import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.snapshot.InMemorySnapshotStore;
-import io.fournines.kafkalocal.LocalKafka;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -19,14 +14,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,30 +43,13 @@ import static org.awaitility.Awaitility.await;
  * source's offsets come from the snapshot; with the transactional sink a read_committed consumer
  * sees every record exactly once, with the at-least-once sink every record at least once.
  */
-class KafkaExactlyOnceTest {
+class KafkaExactlyOnceTest extends BrokerAndEngineTest {
 
     private static final String STALLS = "stalls-before-kafka-commit";
     private static final int RECORDS = 60_000;
     private static final double RATE = 15_000;
     private static final int IN_PARTITIONS = 4;
     private static final int OUT_PARTITIONS = 3;
-
-    @TempDir
-    static Path dir;
-    static LocalKafka kafka;
-    static Engine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = LocalKafka.start(dir.resolve("broker"));
-        engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2));
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        engine.close();
-        kafka.close();
-    }
 
     @ParameterizedTest(name = "{0} sink, {1}, cancelled after {2} snapshots")
     @CsvSource({
@@ -205,13 +179,4 @@ class KafkaExactlyOnceTest {
         return values;
     }
 
-    private static Map<String, Object> clientProps() {
-        return Map.of("bootstrap.servers", kafka.bootstrap());
-    }
-
-    private static void createTopic(String topic, int partitions) throws Exception {
-        try (Admin admin = Admin.create(clientProps())) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
-    }
 }
