@@ -1,10 +1,11 @@
 package io.fournines.member;
 
+import io.fournines.cluster.ClusterSnapshots;
 import io.fournines.engine.network.JobNetwork;
 
 /**
- * What a member needs to run its part of a cluster job: the job's network and the wall-clock
- * instant all members' generators start from.
+ * What a member needs to run its part of a cluster job: the job's network, the wall-clock instant
+ * all members' generators start from, and the cluster's snapshots of it (null without a guarantee).
  */
-record ClusterPart(JobNetwork network, long startEpochNanos) {
+record ClusterPart(JobNetwork network, long startEpochNanos, ClusterSnapshots snapshots) {
 }

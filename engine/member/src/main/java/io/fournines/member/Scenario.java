@@ -109,10 +109,6 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
         }
         ProcessingGuarantee guarantee = guarantee(root);
         long snapshotInterval = guarantee == ProcessingGuarantee.NONE ? 0 : integer(root, "snapshot_interval_ms", 1);
-        if (guarantee != ProcessingGuarantee.NONE && members > 1) {
-            throw new ScenarioException("guarantee: snapshots run on one member only so far (barriers do not cross members yet); is "
-                    + root.get("guarantee") + " with cluster.members " + members);
-        }
         requireIfPresent(root, "mode", "mode", "single");
         if (root.has("faults") && !(root.get("faults").isArray() && root.get("faults").isEmpty())) {
             throw new ScenarioException("faults: the member injects no faults; must be []");
