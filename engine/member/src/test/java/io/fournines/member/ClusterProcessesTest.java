@@ -93,7 +93,17 @@ class ClusterProcessesTest {
         }
         for (int m = 0; m < 3; m++) {
             assertThat(started.get(m).waitFor(90, TimeUnit.SECONDS)).as("member %d ended", m).isTrue();
-            assertThat(started.get(m).exitValue()).as("member %d exit; its log:%n%s", m, log("driver-" + m)).isZero();
+        }
+        // Every member's log: the first to fail is not always the one checked first.
+        String logs = IntStream.range(0, 3).mapToObj(m -> {
+            try {
+                return "member " + m + ":\n" + log("driver-" + m);
+            } catch (IOException e) {
+                return "member " + m + ": no log (" + e + ")";
+            }
+        }).collect(Collectors.joining("\n"));
+        for (int m = 0; m < 3; m++) {
+            assertThat(started.get(m).exitValue()).as("member %d exit; the logs:%n%s", m, logs).isZero();
         }
         List<String> union = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
