@@ -10,8 +10,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One job's snapshots across the cluster. The coordinator (the oldest live member) times them: it
- * tells every member to start snapshot n; each member reports once its processors saved n and its
+ * One job's snapshots across the cluster. Each member tells the coordinator (the oldest live member)
+ * once its part of the job and its store exist; from when all have, the coordinator times the
+ * snapshots (so no member misses a start or a backup's chunks): it tells every member to start snapshot n; each member reports once its processors saved n and its
  * backups acknowledged n's chunks; when every live member has, the coordinator tells all to commit
  * n, and only then starts n+1. The member process routes the control kinds below to {@link #onControl}.
  */
@@ -23,6 +24,8 @@ public final class ClusterSnapshots implements AutoCloseable {
     public static final int SAVED = 17;
     /** Coordinator to all: every member saved snapshot n; commit it. */
     public static final int COMMIT = 18;
+    /** A member to the coordinator: its part of the job and its snapshot store exist (text: 0). */
+    public static final int ATTACHED = 19;
 
     private final Cluster cluster;
     private final long jobId;
@@ -36,6 +39,8 @@ public final class ClusterSnapshots implements AutoCloseable {
     private long running = -1;
     private long lastStarted;
     private final Set<Integer> savedBy = new HashSet<>();
+    /** On the coordinator: the members whose part of the job exists. */
+    private final Set<Integer> attached = new HashSet<>();
 
     public ClusterSnapshots(Cluster cluster, long jobId, int backups, Duration interval) {
         this.cluster = cluster;
@@ -50,14 +55,14 @@ public final class ClusterSnapshots implements AutoCloseable {
     }
 
     public static boolean handles(int kind) {
-        return kind == START || kind == SAVED || kind == COMMIT;
+        return kind == START || kind == SAVED || kind == COMMIT || kind == ATTACHED;
     }
 
     public ReplicatedSnapshotStore store() {
         return store;
     }
 
-    /** This member's part of the job started: it saves on the coordinator's word, and the coordinator starts timing. */
+    /** This member's part of the job started: it saves on the coordinator's word, and tells the coordinator it is there. */
     public void attach(Job job) {
         job.commitAfterClusterAgrees(id -> store.whenReplicated(id,
                 () -> cluster.sendControl(cluster.coordinator(), SAVED, jobId, Long.toString(id))));
@@ -69,10 +74,7 @@ public final class ClusterSnapshots implements AutoCloseable {
         if (start >= 0) {
             job.startSnapshot(start);
         }
-        if (cluster.coordinator() == cluster.self()) {
-            long nanos = interval.toNanos();
-            timer.scheduleWithFixedDelay(this::startNext, nanos, nanos, TimeUnit.NANOSECONDS);
-        }
+        cluster.sendControl(cluster.coordinator(), ATTACHED, jobId, "0");
     }
 
     private void startNext() {
@@ -123,6 +125,12 @@ public final class ClusterSnapshots implements AutoCloseable {
                     cluster.broadcastControl(COMMIT, jobId, Long.toString(id));
                 }
             }
+            case ATTACHED -> {
+                if (allAttached(fromMember)) {
+                    long nanos = interval.toNanos();
+                    timer.scheduleWithFixedDelay(this::startNext, nanos, nanos, TimeUnit.NANOSECONDS);
+                }
+            }
             case COMMIT -> {
                 job.commitSnapshot(id);
                 synchronized (this) {
@@ -136,12 +144,17 @@ public final class ClusterSnapshots implements AutoCloseable {
     }
 
     private synchronized boolean savedEverywhere(int member, long id) {
-        if (id != running) {
-            return false;
-        }
-        savedBy.add(member);
+        return id == running && savedBy.add(member) && allLiveIn(savedBy);
+    }
+
+    /** True once, when the last live member attached. */
+    private synchronized boolean allAttached(int member) {
+        return attached.add(member) && allLiveIn(attached);
+    }
+
+    private boolean allLiveIn(Set<Integer> members) {
         for (int m = 0; m < cluster.size(); m++) {
-            if (cluster.lostCause(m) == null && !savedBy.contains(m)) {
+            if ((m == cluster.self() || cluster.lostCause(m) == null) && !members.contains(m)) {
                 return false;
             }
         }

@@ -61,10 +61,18 @@ public final class ClusterQueryDriver {
         ProcessingGuarantee guarantee = args.length > 7 ? ProcessingGuarantee.valueOf(args[7]) : ProcessingGuarantee.NONE;
         Job[] job = new Job[1];
         ClusterSnapshots[] snapshots = new ClusterSnapshots[1];
+        // Snapshot messages that came before this member set its snapshots up (a faster coordinator), replayed in order.
+        List<Runnable> early = new ArrayList<>();
         Cluster.Listener listener = new Cluster.Listener() {
             @Override
             public void onControl(int fromMember, int kind, long jobId, String text) {
                 if (ClusterSnapshots.handles(kind)) {
+                    synchronized (early) {
+                        if (snapshots[0] == null) {
+                            early.add(() -> snapshots[0].onControl(fromMember, kind, text));
+                            return;
+                        }
+                    }
                     snapshots[0].onControl(fromMember, kind, text);
                 }
             }
@@ -96,8 +104,12 @@ public final class ClusterQueryDriver {
             lagSampler.start();
             JobConfig jobConfig = JobConfig.defaults();
             if (guarantee != ProcessingGuarantee.NONE) {
-                snapshots[0] = new ClusterSnapshots(cluster, 1, 1, SNAPSHOT_INTERVAL);
-                jobConfig = JobConfig.snapshotting(guarantee, SNAPSHOT_INTERVAL, snapshots[0].store());
+                ClusterSnapshots created = new ClusterSnapshots(cluster, 1, 1, SNAPSHOT_INTERVAL);
+                jobConfig = JobConfig.snapshotting(guarantee, SNAPSHOT_INTERVAL, created.store());
+                synchronized (early) {
+                    snapshots[0] = created;
+                    early.forEach(Runnable::run);
+                }
             }
             synchronized (job) {
                 job[0] = engine.newJob(p.toDag(), jobConfig, cluster.jobNetwork(1));
