@@ -33,9 +33,6 @@ def unsupported(scenario: dict) -> list[str]:
     if scenario["load"]["source"] == "kafka" and scenario["cluster"]["members"] > 1:
         messages.append(f"not supported yet by this build: field load.source=kafka with cluster.members="
                         f"{scenario['cluster']['members']} (the Kafka source runs on one member so far; supported: 1 member)")
-    if scenario["guarantee"] != "none" and scenario["cluster"]["members"] > 1:
-        messages.append(f"not supported yet by this build: field guarantee={scenario['guarantee']} with cluster.members="
-                        f"{scenario['cluster']['members']} (snapshot barriers do not cross members yet; supported: 1 member)")
     messages += fault_problems(scenario)
     return messages
 

@@ -30,11 +30,14 @@ def test_active_active_runs_on_local_clusters():
     (["SOURCE=kafka", "CLUSTER=2"], "field load.source=kafka with cluster.members=2"),
     (["MODE=active-active", "CLUSTER=2", "TARGET=aws"], "field mode=active-active with engine=fournines target=aws"),
     (["MODE=active-active", "CLUSTER=2", "ENGINE=jet"], "field mode=active-active with engine=jet target=local"),
-    (["GUARANTEE=exactly-once", "CLUSTER=2"], "field guarantee=exactly-once with cluster.members=2"),
 ])
 def test_unsupported_fields_are_named(overrides, message):
     problems = unsupported(load_scenario("q5", parse_overrides(overrides)))
     assert any(p.startswith(f"not supported yet by this build: {message} (") for p in problems), problems
+
+
+def test_a_guarantee_runs_on_a_cluster():
+    assert unsupported(load_scenario("q5", parse_overrides(["GUARANTEE=exactly-once", "CLUSTER=2"]))) == []
 
 
 def test_faults_are_injected_into_a_local_clusters_members_other_than_the_first(tmp_path):

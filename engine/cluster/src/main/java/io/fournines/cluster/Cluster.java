@@ -58,6 +58,7 @@ public final class Cluster implements AutoCloseable {
     private final AtomicLongArray lastHeardNanos;
     private final AtomicReferenceArray<String> lost;
     private final Map<Long, ClusterJobNetwork> jobs = new ConcurrentHashMap<>();
+    private final Map<Long, ReplicatedSnapshotStore> snapshotStores = new ConcurrentHashMap<>();
     private final CountDownLatch joined;
     private final AtomicReference<String> joinFailure = new AtomicReference<>();
     private Channel server;
@@ -230,6 +231,13 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    void onSnapshotFrame(int from, long jobId, ByteBuf frame) {
+        ReplicatedSnapshotStore store = snapshotStores.get(jobId);
+        if (store != null) {
+            store.onFrame(from, frame);
+        }
+    }
+
     void onControl(int from, int kind, long jobId, String text) {
         listener.onControl(from, kind, jobId, text);
     }
@@ -269,14 +277,36 @@ public final class Cluster implements AutoCloseable {
         return network;
     }
 
+    /**
+     * The snapshot store of one job on this member: it keeps this member's state and sends a copy
+     * to {@code backups} other members, and keeps their copies of theirs.
+     */
+    public ReplicatedSnapshotStore snapshotStore(long jobId, int backups) {
+        ReplicatedSnapshotStore store = new ReplicatedSnapshotStore(this, jobId, backups);
+        snapshotStores.put(jobId, store);
+        return store;
+    }
+
     /** The job ended here: packets for it are dropped from now on. */
     public void jobEnded(long jobId) {
         jobs.remove(jobId);
+        snapshotStores.remove(jobId);
     }
 
     /** The connection to a live member, or null. */
     Channel channel(int member) {
         return lost.get(member) == null ? channels.get(member) : null;
+    }
+
+    /** Queues a frame for a live member; false (the frame released) if it is lost. */
+    boolean send(int member, ByteBuf frame) {
+        Channel ch = channel(member);
+        if (ch == null) {
+            frame.release();
+            return false;
+        }
+        ch.writeAndFlush(frame, ch.voidPromise());
+        return true;
     }
 
     /** Sends a control message to one member (to itself: delivered directly). */

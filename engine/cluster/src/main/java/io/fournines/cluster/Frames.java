@@ -18,6 +18,8 @@ final class Frames {
     static final byte CREDIT = 7;
     /** kind, jobId, UTF-8 text: job start, cancel, failure and end. */
     static final byte CONTROL = 8;
+    /** jobId, then a {@link ReplicatedSnapshotStore} message: snapshot state sent to a backup, or its acknowledgement. */
+    static final byte SNAPSHOT = 9;
 
     private Frames() {
     }

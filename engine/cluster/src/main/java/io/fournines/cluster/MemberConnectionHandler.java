@@ -58,6 +58,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 in.readBytes(packet);
                 cluster.onData(member, jobId, edgeId, entries, packet);
             }
+            case Frames.SNAPSHOT -> cluster.onSnapshotFrame(member, in.readLong(), in);
             case Frames.CREDIT -> cluster.onCredit(member, in.readLong(), in.readInt(), in.readLong());
             case Frames.CONTROL -> {
                 int kind = in.readByte();

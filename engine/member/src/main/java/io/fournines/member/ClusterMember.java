@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fournines.cluster.Cluster;
 import io.fournines.cluster.ClusterJobNetwork;
+import io.fournines.cluster.ClusterSnapshots;
+import io.fournines.engine.core.ProcessingGuarantee;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * coordinator (the oldest live member), which checks that every member is alive and tells all of
  * them to start it at one wall-clock instant; each member then runs the whole DAG with its slice of
  * the generator, and only distributed edges cross members. A member whose job fails, or that loses
- * another member, fails the job everywhere with a cause that names the member.
+ * another member, fails the job everywhere with a cause that names the member. A job with a
+ * guarantee takes snapshots the coordinator starts and commits on every member ({@link ClusterSnapshots}).
  */
 final class ClusterMember implements Cluster.Listener {
 
@@ -39,6 +43,8 @@ final class ClusterMember implements Cluster.Listener {
         volatile String state = "starting";
         volatile String cause;
         volatile MemberRun run;
+        /** The cluster's snapshots of this job; null without a guarantee. */
+        volatile ClusterSnapshots snapshots;
         /** On the coordinator: how each member's part ended. */
         final Map<Integer, String> members = new ConcurrentHashMap<>();
 
@@ -53,10 +59,13 @@ final class ClusterMember implements Cluster.Listener {
     private final PrintStream stderr;
     private final Map<Long, JobState> jobs = new ConcurrentHashMap<>();
     private final AtomicLong jobCounter = new AtomicLong();
+    private final int snapshotBackups;
     private volatile Cluster cluster;
 
-    ClusterMember(Path out, PrintStream stdout, PrintStream stderr) {
+    /** @param snapshotBackups how many other members keep a copy of this member's snapshot state */
+    ClusterMember(Path out, PrintStream stdout, PrintStream stderr, int snapshotBackups) {
         this.out = out;
+        this.snapshotBackups = snapshotBackups;
         this.stdout = stdout;
         this.stderr = stderr;
     }
@@ -102,6 +111,13 @@ final class ClusterMember implements Cluster.Listener {
 
     @Override
     public void onControl(int fromMember, int kind, long jobId, String text) {
+        if (ClusterSnapshots.handles(kind)) {
+            JobState job = jobs.get(jobId);
+            if (job != null && job.snapshots != null) {
+                job.snapshots.onControl(fromMember, kind, text);
+            }
+            return;
+        }
         switch (kind) {
             case SUBMIT -> plan(jobId, text);
             case START -> start(jobId, text);
@@ -164,7 +180,10 @@ final class ClusterMember implements Cluster.Listener {
         }
         JobState job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id)));
         ClusterJobNetwork network = cluster.jobNetwork(jobId);
-        MemberRun run = new MemberRun(scenario, job.dir, stdout, new ClusterPart(network, startEpochNanos, copy), null);
+        if (scenario.guarantee() != ProcessingGuarantee.NONE) {
+            job.snapshots = new ClusterSnapshots(cluster, jobId, snapshotBackups, Duration.ofMillis(scenario.snapshotIntervalMillis()));
+        }
+        MemberRun run = new MemberRun(scenario, job.dir, stdout, new ClusterPart(network, startEpochNanos, copy, job.snapshots), null);
         job.run = run;
         if (job.cause != null) {
             run.fail(new IllegalStateException(job.cause));
@@ -189,6 +208,9 @@ final class ClusterMember implements Cluster.Listener {
                 job.cause = "member " + cluster.self() + ": " + e;
             }
         } finally {
+            if (job.snapshots != null) {
+                job.snapshots.close();
+            }
             cluster.jobEnded(job.id);
         }
         job.state = switch (code) {

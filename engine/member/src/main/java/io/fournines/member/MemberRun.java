@@ -15,6 +15,7 @@ import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.engine.snapshot.InMemorySnapshotStore;
+import io.fournines.engine.snapshot.SnapshotStore;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.latency.LatencyLog;
@@ -156,6 +157,9 @@ final class MemberRun {
             long t0Nanos = System.nanoTime();
             Job job = engine.newJob(pipeline.toDag(), jobConfig(), cluster == null ? null : cluster.network());
             this.job = job;
+            if (cluster != null && cluster.snapshots() != null) {
+                cluster.snapshots().attach(job);
+            }
             if (externalFailure != null) {
                 job.fail(externalFailure);
             }
@@ -196,12 +200,17 @@ final class MemberRun {
         }
     }
 
-    /** Snapshots go to this process's heap: one member, so no replica to keep elsewhere. */
+    /** Snapshots go to this process's heap; in a cluster, also to backup members. */
     private JobConfig jobConfig() {
         if (scenario.guarantee() == ProcessingGuarantee.NONE) {
             return JobConfig.defaults();
         }
-        return JobConfig.snapshotting(scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
+        SnapshotStore store = cluster != null && cluster.snapshots() != null ? cluster.snapshots().store() : snapshotStore;
+        return JobConfig.snapshotting(scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), store);
+    }
+
+    private long snapshotBytes(long snapshotId) {
+        return cluster != null && cluster.snapshots() != null ? cluster.snapshots().store().sizeInBytes(snapshotId) : snapshotStore.sizeInBytes(snapshotId);
     }
 
     private void attachPerEvent(Pipeline pipeline, PerEventQuery<?> query, LatencyLog latency, LatencyLogs logs) {
@@ -325,7 +334,7 @@ final class MemberRun {
             m.put("snapshot_interval_ms", scenario.snapshotIntervalMillis());
             m.put("snapshots_committed", job.committedSnapshotCount());
             m.put("last_snapshot_ms", job.lastSnapshotDurationNanos() / 1e6);
-            m.put("last_snapshot_bytes", snapshotStore.sizeInBytes(job.lastCommittedSnapshot()));
+            m.put("last_snapshot_bytes", snapshotBytes(job.lastCommittedSnapshot()));
         }
         if (kafka != null) {
             kafka.describe(m, jobMetrics, snapshotStore, job.lastCommittedSnapshot());

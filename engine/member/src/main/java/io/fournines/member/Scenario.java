@@ -109,10 +109,6 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
         }
         ProcessingGuarantee guarantee = guarantee(root);
         long snapshotInterval = guarantee == ProcessingGuarantee.NONE ? 0 : integer(root, "snapshot_interval_ms", 1);
-        if (guarantee != ProcessingGuarantee.NONE && members > 1) {
-            throw new ScenarioException("guarantee: snapshots run on one member only so far (barriers do not cross members yet); is "
-                    + root.get("guarantee") + " with cluster.members " + members);
-        }
         // active-active: each copy is a cluster of its own; the runner tells it its part (ActiveActiveCopy).
         if (root.has("mode") && !List.of("single", "active-active").contains(root.get("mode").asText())) {
             throw new ScenarioException("mode: the member supports \"single\" and \"active-active\"; is " + root.get("mode"));

@@ -57,6 +57,10 @@ final class ServeCommand implements Callable<Integer> {
             description = "how long to wait for every member at start (default: ${DEFAULT-VALUE})")
     long joinTimeoutMillis;
 
+    @Option(names = "--snapshot-backups", defaultValue = "1",
+            description = "other members that keep a copy of each member's snapshot state, for jobs with a guarantee (default: ${DEFAULT-VALUE})")
+    int snapshotBackups;
+
     @Override
     public Integer call() throws Exception {
         ClusterConfig config;
@@ -69,7 +73,11 @@ final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         Files.createDirectories(out);
-        ClusterMember member = new ClusterMember(out, System.out, System.err);
+        if (snapshotBackups < 0) {
+            System.err.println("member: --snapshot-backups must be 0 or more; is " + snapshotBackups);
+            return 2;
+        }
+        ClusterMember member = new ClusterMember(out, System.out, System.err, snapshotBackups);
         Cluster cluster;
         try {
             cluster = Cluster.join(config, member, System.err);

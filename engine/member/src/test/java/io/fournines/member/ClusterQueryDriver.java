@@ -3,6 +3,8 @@ package io.fournines.member;
 import io.fournines.cluster.Cluster;
 import io.fournines.cluster.ClusterConfig;
 import io.fournines.cluster.ClusterSecret;
+import io.fournines.cluster.ClusterSnapshots;
+import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.job.Engine;
@@ -22,6 +24,7 @@ import io.fournines.nexmark.query.Queries;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -35,13 +38,16 @@ import java.util.stream.Collectors;
  * A member process for the cluster tests: joins a real cluster, runs a NEXMark query over a
  * bounded, deterministic event sequence (each member generates its slice), and writes the results
  * its sinks received, one {@code toString()} a line, plus the job's metrics. A sink delay makes it
- * a slow member.
  *
- * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS]
+ * a slow member. With a guarantee, the cluster takes snapshots every {@link #SNAPSHOT_INTERVAL},
+ * replicated to one backup.
+ *
+ * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS [GUARANTEE]]
  */
 public final class ClusterQueryDriver {
 
     static final int THREADS = 2;
+    static final Duration SNAPSHOT_INTERVAL = Duration.ofMillis(40);
     static final QueryParameters PARAMETERS = QueryParameters.defaults().withWindow(2_000, 500);
 
     public static void main(String[] args) throws Exception {
@@ -52,10 +58,23 @@ public final class ClusterQueryDriver {
         long events = Long.parseLong(args[4]);
         Path out = Path.of(args[5]);
         long sinkDelayMicros = args.length > 6 ? Long.parseLong(args[6]) : 0;
+        ProcessingGuarantee guarantee = args.length > 7 ? ProcessingGuarantee.valueOf(args[7]) : ProcessingGuarantee.NONE;
         Job[] job = new Job[1];
+        ClusterSnapshots[] snapshots = new ClusterSnapshots[1];
+        // Snapshot messages that came before this member set its snapshots up (a faster coordinator), replayed in order.
+        List<Runnable> early = new ArrayList<>();
         Cluster.Listener listener = new Cluster.Listener() {
             @Override
             public void onControl(int fromMember, int kind, long jobId, String text) {
+                if (ClusterSnapshots.handles(kind)) {
+                    synchronized (early) {
+                        if (snapshots[0] == null) {
+                            early.add(() -> snapshots[0].onControl(fromMember, kind, text));
+                            return;
+                        }
+                    }
+                    snapshots[0].onControl(fromMember, kind, text);
+                }
             }
 
             @Override
@@ -83,8 +102,20 @@ public final class ClusterQueryDriver {
             });
             lagSampler.setDaemon(true);
             lagSampler.start();
+            JobConfig jobConfig = JobConfig.defaults();
+            if (guarantee != ProcessingGuarantee.NONE) {
+                ClusterSnapshots created = new ClusterSnapshots(cluster, 1, 1, SNAPSHOT_INTERVAL);
+                jobConfig = JobConfig.snapshotting(guarantee, SNAPSHOT_INTERVAL, created.store());
+                synchronized (early) {
+                    snapshots[0] = created;
+                    early.forEach(Runnable::run);
+                }
+            }
             synchronized (job) {
-                job[0] = engine.newJob(p.toDag(), JobConfig.defaults(), cluster.jobNetwork(1));
+                job[0] = engine.newJob(p.toDag(), jobConfig, cluster.jobNetwork(1));
+                if (snapshots[0] != null) {
+                    snapshots[0].attach(job[0]);
+                }
             }
             try {
                 job[0].join();
@@ -94,7 +125,8 @@ public final class ClusterQueryDriver {
             }
             lagSampler.interrupt();
             Files.writeString(out.resolve("metrics-" + index + ".txt"), job[0].metrics().entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")) + "\nsource.maxLagNanos=" + maxLagNanos[0] + "\n");
+                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")) + "\nsource.maxLagNanos=" + maxLagNanos[0]
+                    + "\njob.snapshotsCommitted=" + job[0].committedSnapshotCount() + "\n");
             Files.write(out.resolve("results-" + index + ".txt"), results.stream().map(Object::toString).sorted().toList());
             Files.writeString(out.resolve("done-" + index), "");
             // Stay connected until every member is done, so no one sees this one leave as a failure.

@@ -2,6 +2,7 @@ package io.fournines.engine.execution;
 
 import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.DoneItem;
+import io.fournines.engine.core.SnapshotBarrier;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.network.FlowControl;
 import io.fournines.engine.network.JobNetwork;
@@ -144,6 +145,7 @@ final class ReceiverTasklet extends NetworkTasklet implements ReceiveEndpoint {
         pendingEntry = switch (target) {
             case NetworkEntry.WATERMARK -> new Watermark(reader.readLong());
             case NetworkEntry.DONE -> DoneItem.DONE;
+            case NetworkEntry.BARRIER -> new SnapshotBarrier(reader.readLong());
             default -> reader.readObject();
         };
         Arrays.fill(tookPending, false);

@@ -1,6 +1,7 @@
 package io.fournines.engine.execution;
 
 import io.fournines.engine.core.Counter;
+import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.network.FlowControl;
 import io.fournines.engine.network.JobNetwork;
 import io.fournines.engine.network.PacketWriter;
@@ -13,7 +14,10 @@ import java.util.function.ToIntFunction;
  * Sends one distributed edge's items to one other member, like Jet's SenderTasklet: drains the
  * queues this member's producers fill for that member, coalesces their watermarks, and writes
  * items, watermarks and finally the done marker into packets of about {@link
- * FlowControl#PACKET_SIZE_LIMIT} bytes. Data goes only while the receiver's credit lasts; out of
+ * FlowControl#PACKET_SIZE_LIMIT} bytes. A snapshot barrier goes once every producer queue delivered
+ * it, after the items drained before it; with exactly-once a queue is not read past its barrier
+ * until all queues have it (aligned like a processor's inputs), at-least-once never stops a queue.
+ * The tasklet itself saves no state. Data goes only while the receiver's credit lasts; out of
  * credit it stops draining, so the queues fill and backpressure reaches the producers.
  */
 final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
@@ -31,6 +35,7 @@ final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
     private final Counter sentItems;
     private final Counter sentBytes;
     private final Counter creditStalls;
+    private final boolean alignBarriers;
 
     private volatile long sendLimit;
     private long sentEntries;
@@ -38,6 +43,8 @@ final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
     private int unsentEntries;
     private boolean doneWritten;
     private boolean stalled;
+    /** The newest snapshot whose barrier this sender forwarded. */
+    private long forwardedBarrier;
 
     SenderTasklet(String name, InboundStream input, JobNetwork network, int edgeId, int toMember, ToIntFunction<Object> target,
                   JobExecution execution, WorkerParker ownWorker, WorkerParker[] producerWorkers) {
@@ -53,6 +60,8 @@ final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
         this.sentItems = execution.metrics().register(name, "sentItems");
         this.sentBytes = execution.metrics().register(name, "sentBytes");
         this.creditStalls = execution.metrics().register(name, "creditStalls");
+        this.alignBarriers = execution.snapshots().guarantee() == ProcessingGuarantee.EXACTLY_ONCE;
+        this.forwardedBarrier = execution.snapshots().committed();
     }
 
     @Override
@@ -99,11 +108,19 @@ final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
                 items++;
                 continue;
             }
-            // Watermarks and the done marker follow the items drained before them. They are few (one
+            // Watermarks, barriers and the done marker follow the items drained before them. They are few (one
             // per drain at most), so they go even without credit and are counted against it.
             for (long wm; (wm = input.nextWatermark()) != WatermarkCoalescer.NONE; ) {
                 writer.writeInt(NetworkEntry.WATERMARK);
                 writer.writeLong(wm);
+                sentEntries++;
+                entries++;
+            }
+            // Done queues count as having every barrier: once all are done, only the done marker is left.
+            while (!input.isDone() && input.reachedBarrier(forwardedBarrier + 1)) {
+                forwardedBarrier++;
+                writer.writeInt(NetworkEntry.BARRIER);
+                writer.writeLong(forwardedBarrier);
                 sentEntries++;
                 entries++;
             }
@@ -114,8 +131,7 @@ final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
                 doneWritten = true;
                 break;
             }
-            // Barriers are not forwarded yet: a job with snapshots runs on one member (the runner refuses more).
-            if (sentEntries >= limit || !input.drainTo(inbox, Long.MAX_VALUE)) {
+            if (sentEntries >= limit || !input.drainTo(inbox, alignBarriers ? forwardedBarrier + 1 : Long.MAX_VALUE)) {
                 break;
             }
             drained = true;

@@ -5,11 +5,17 @@ import io.fournines.engine.snapshot.SnapshotStore;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * A job's snapshots: starts one when asked (sources see the request and inject its barrier), counts
  * the tasklets that saved it, and commits it in the store once all have, so only a complete snapshot
  * can be restored. One snapshot at a time: a request while one is running is declined.
+ *
+ * <p>On a member of a cluster the commit is the cluster's: {@link #commitAfterClusterAgrees} makes
+ * this member report that its tasklets saved a snapshot instead of committing it, and the cluster's
+ * coordinator starts every snapshot ({@link #startSnapshot}) and commits it ({@link #commitSnapshot})
+ * once every member saved it.
  *
  * <p>A tasklet that finished takes no part in later snapshots, but its last state does: it saves a
  * final state as it ends, and that is copied into every snapshot from then on. A consumer that saw
@@ -36,6 +42,8 @@ public final class SnapshotCoordinator {
     private long startedNanos;
     private long completedCount;
     private long lastDurationNanos;
+    /** Null: this member alone commits; else told when this member's tasklets saved a snapshot. */
+    private LongConsumer locallySaved;
 
     /**
      * @param restoredFrom the committed snapshot the job starts from, or {@link SnapshotStore#NONE};
@@ -85,14 +93,42 @@ public final class SnapshotCoordinator {
         if (!enabled() || inProgress || liveTasklets == 0) {
             return false;
         }
-        long id = requested + 1;
+        startSnapshot(requested + 1);
+        return true;
+    }
+
+    /** Starts snapshot {@code id} (numbered by the cluster's coordinator); none may be running. */
+    public synchronized void startSnapshot(long id) {
+        if (!enabled() || inProgress || id <= requested) {
+            throw new IllegalStateException("cannot start snapshot " + id + ": " + (!enabled() ? "the job takes no snapshots"
+                    : inProgress ? "snapshot " + requested + " is running" : "snapshot " + requested + " was started already"));
+        }
         store.begin(id);
         finalStates.forEach(c -> store.write(id, c.vertex(), c.partition(), c.chunk()));
         inProgress = true;
         remaining = liveTasklets;
         startedNanos = System.nanoTime();
         requested = id;
-        return true;
+        if (remaining == 0) {
+            allSaved();
+        }
+    }
+
+    /**
+     * From now on this member does not commit a snapshot its tasklets saved: it tells {@code
+     * locallySaved} (on a worker thread: must not block) and waits for {@link #commitSnapshot}.
+     */
+    public synchronized void commitAfterClusterAgrees(LongConsumer locallySaved) {
+        this.locallySaved = locallySaved;
+    }
+
+    /** Every member saved snapshot {@code id}: commit it here. */
+    public synchronized void commitSnapshot(long id) {
+        if (!inProgress || id != requested || remaining > 0) {
+            throw new IllegalStateException("cannot commit snapshot " + id + ": snapshot " + requested
+                    + (inProgress ? " is running, " + remaining + " tasklets have not saved it" : " is not running"));
+        }
+        commit();
     }
 
     /** Snapshots committed since the job started, and how long the latest took from start to commit. */
@@ -114,7 +150,7 @@ public final class SnapshotCoordinator {
                     + (inProgress ? " is running" : " is not running"));
         }
         if (--remaining == 0) {
-            commit();
+            allSaved();
         }
     }
 
@@ -125,8 +161,16 @@ public final class SnapshotCoordinator {
         if (inProgress && lastSaved < requested) {
             finalState.forEach(c -> store.write(requested, c.vertex(), c.partition(), c.chunk()));
             if (--remaining == 0) {
-                commit();
+                allSaved();
             }
+        }
+    }
+
+    private void allSaved() {
+        if (locallySaved == null) {
+            commit();
+        } else {
+            locallySaved.accept(requested);
         }
     }
 

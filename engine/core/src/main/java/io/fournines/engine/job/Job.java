@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
 
 /** A submitted job: wait for it, or cancel it. */
 public final class Job {
@@ -88,6 +89,26 @@ public final class Job {
     /** How long the latest committed snapshot took, from its start to its commit. */
     public long lastSnapshotDurationNanos() {
         return execution.snapshots().lastDurationNanos();
+    }
+
+    /**
+     * Makes this member's part of a cluster job commit only when the cluster agrees: {@code
+     * locallySaved} hears (on a worker thread; it must not block) that this member's processors
+     * saved a snapshot, and the cluster's coordinator then calls {@link #commitSnapshot}. Call it
+     * before the first {@link #startSnapshot}.
+     */
+    public void commitAfterClusterAgrees(LongConsumer locallySaved) {
+        execution.snapshots().commitAfterClusterAgrees(locallySaved);
+    }
+
+    /** Starts snapshot {@code id} on this member (a cluster job's snapshots are started by its coordinator). */
+    public void startSnapshot(long id) {
+        execution.snapshots().startSnapshot(id);
+    }
+
+    /** Every member saved snapshot {@code id}: it becomes this member's restore point. */
+    public void commitSnapshot(long id) {
+        execution.snapshots().commitSnapshot(id);
     }
 
     public boolean isDone() {

@@ -31,6 +31,8 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     /** Partials and the watermark still to emit, reused from flush to flush. */
     private final PendingItems pendingOutput = new PendingItems();
     private long flushedUpTo = Long.MIN_VALUE;
+    /** Whether a flush progress saved with another number of instances was restored (the least one is kept). */
+    private boolean restoredRescaled;
     private Counter lateItems;
     private Context context;
 
@@ -94,6 +96,10 @@ public final class AccumulateByFrameP extends AbstractProcessor {
             frames.restore(partial);
         } else if (InstanceStateKey.isOwn(key, FLUSHED_UP_TO, context)) {
             flushedUpTo = (Long) value;
+        } else if (InstanceStateKey.isRescaled(key, FLUSHED_UP_TO, context)) {
+            // The least flush progress saved: no partial frame is lost, and a flushed one is not restored anyway.
+            flushedUpTo = restoredRescaled ? Math.min(flushedUpTo, (Long) value) : (Long) value;
+            restoredRescaled = true;
         }
     }
 

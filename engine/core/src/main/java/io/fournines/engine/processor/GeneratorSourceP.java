@@ -5,11 +5,15 @@ import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.Watermark;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * An open-loop, rate-controlled source. Item {@code i} of the global sequence is due at
- * {@code t0 + i / rate}; instance k of n makes items k, k+n, k+2n, ... Each item is created with its
+ * {@code t0 + i / rate}; it belongs to slice {@code i % n}, n being the number of instances (over all
+ * members) when the job first started, and instance k starts with slice k: items k, k+n, k+2n, ...
+ * A job restored on fewer instances deals the saved slices round-robin over them, and an instance
+ * with several emits them interleaved in sequence (due-time) order. Each item is created with its
  * scheduled time, never the time it is actually sent, so a source that falls behind (backpressure,
  * a stall) turns the delay into measured latency instead of hiding it. It catches up as fast as it
  * can and reports how far behind it is.
@@ -99,10 +103,20 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     private Context context;
     private long startNanos;
     private long startEpochNanos;
-    private long nextSequence;
+    /** Slices in the job: the step between two items of one slice. */
     private int step;
+    /** This instance's index over all members. */
     private int index;
+    /** The slices this instance makes, and the next sequence of each. */
+    private int[] slices;
+    private long[] sliceNext;
+    /** The slice whose item is next in sequence order (the smallest sliceNext). */
+    private int current;
+    private boolean restoredSlices;
+    private int saved;
+    private long nextSequence;
     private Object pendingItem;
+    private int pendingSlice;
     private Watermark pendingWatermark;
 
     /**
@@ -132,6 +146,8 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         // Instance k of n over the whole cluster: every member makes its own slice of one sequence.
         index = context.memberIndex() * context.parallelism() + context.processorIndex();
         step = context.parallelism() * context.memberCount();
+        slices = new int[] {index};
+        sliceNext = new long[] {index};
         nextSequence = index;
         ScheduleMonitor.checkInstance(index);
     }
@@ -151,7 +167,9 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
             while (nextSequence < maxItems && dueNanos(nextSequence) <= now) {
                 long due = dueNanos(nextSequence);
                 T item = factory.create(nextSequence, startEpochNanos + (due - startNanos));
-                nextSequence += step;
+                pendingSlice = current;
+                sliceNext[current] += step;
+                selectNext();
                 emitted++;
                 pendingItem = item;
                 if (watermarks != null) {
@@ -169,32 +187,60 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         return nextSequence >= maxItems;
     }
 
+    /** Points {@link #current} and {@link #nextSequence} at the slice whose next item comes first. */
+    private void selectNext() {
+        current = 0;
+        for (int s = 1; s < sliceNext.length; s++) {
+            if (sliceNext[s] < sliceNext[current]) {
+                current = s;
+            }
+        }
+        nextSequence = sliceNext.length == 0 ? Long.MAX_VALUE : sliceNext[current];
+    }
+
     /**
-     * Saves the schedule's origin and the next sequence to emit (an item made but refused by the
-     * outbox is made again), so a restored source goes on with the original schedule: the time it
-     * was down shows as latency.
+     * Saves, per slice, the schedule's origin, the slice count and the next sequence to emit (an item
+     * made but refused by the outbox is made again), so a restored source goes on with the original
+     * schedule: the time it was down shows as latency.
      */
     @Override
     public boolean saveToSnapshot() {
-        long next = pendingItem != null ? nextSequence - step : nextSequence;
-        return tryEmitToSnapshot(InstanceStateKey.of(POSITION, context), new long[] {next, startEpochNanos});
+        for (; saved < slices.length; saved++) {
+            long next = pendingItem != null && pendingSlice == saved ? sliceNext[saved] - step : sliceNext[saved];
+            if (!tryEmitToSnapshot(new BroadcastKey(new InstanceStateKey(POSITION, slices[saved], step)), new long[] {next, startEpochNanos})) {
+                return false;
+            }
+        }
+        saved = 0;
+        return true;
     }
 
+    /** Takes the saved slices {@code s} with {@code s % instances == index}: every slice goes on, on fewer or more instances. */
     @Override
     protected void restoreFromSnapshot(Object key, Object value) {
         if (!(key instanceof BroadcastKey b && b.id() instanceof InstanceStateKey k && k.what().equals(POSITION))) {
             return;
         }
-        if (k.parallelism() != step) {
-            throw new IllegalStateException("generator source '" + context.vertexName() + "' was saved with " + k.parallelism()
-                    + " instances and is restored with " + step + ": its items are dealt by instance index, so the count must match");
+        if (!restoredSlices) {
+            restoredSlices = true;
+            step = k.parallelism();
+            slices = new int[0];
+            sliceNext = new long[0];
+            selectNext();
+        } else if (k.parallelism() != step) {
+            throw new IllegalStateException("generator source '" + context.vertexName() + "': its snapshot holds slices of " + step
+                    + " and of " + k.parallelism() + " slices");
         }
-        if (k.index() == index) {
+        if (k.index() % (context.parallelism() * context.memberCount()) == index) {
             long[] position = (long[]) value;
-            nextSequence = position[0];
+            slices = Arrays.copyOf(slices, slices.length + 1);
+            sliceNext = Arrays.copyOf(sliceNext, sliceNext.length + 1);
+            slices[slices.length - 1] = k.index();
+            sliceNext[sliceNext.length - 1] = position[0];
             long[] origin = SharedStart.resumedAt(position[1]);
             startNanos = origin[0];
             startEpochNanos = origin[1];
+            selectNext();
         }
     }
 
@@ -220,10 +266,12 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         if (pendingItem != null || pendingWatermark != null || nextSequence >= maxItems) {
             return Long.MAX_VALUE;
         }
-        if (nanosPerItem * step < MIN_GAP_FOR_WAKEUP_BATCH_NANOS) {
+        // This instance's items are step / slices apart on average.
+        long gap = Math.max(1, step / Math.max(1, slices.length));
+        if (nanosPerItem * gap < MIN_GAP_FOR_WAKEUP_BATCH_NANOS) {
             return dueNanos(nextSequence);
         }
-        long lastOfBatch = Math.min(nextSequence + (WAKEUP_BATCH - 1L) * step, maxItems - 1);
+        long lastOfBatch = Math.min(nextSequence + (WAKEUP_BATCH - 1L) * gap, maxItems - 1);
         return Math.min(dueNanos(lastOfBatch), dueNanos(nextSequence) + MAX_WAKEUP_DELAY_NANOS);
     }
 }

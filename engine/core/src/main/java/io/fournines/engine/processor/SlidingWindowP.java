@@ -38,6 +38,8 @@ public final class SlidingWindowP extends AbstractProcessor {
     /** End of the next window to emit; MIN_VALUE until there is a frame to start from. */
     private long nextWindowEnd = Long.MIN_VALUE;
     private long emittedUpTo = Long.MIN_VALUE;
+    /** Whether a progress saved with another number of instances was restored (the least one is kept). */
+    private boolean restoredRescaled;
     private Counter lateFrames;
     private Context context;
 
@@ -67,10 +69,16 @@ public final class SlidingWindowP extends AbstractProcessor {
     @Override
     protected void restoreFromSnapshot(Object key, Object value) {
         if (key instanceof BroadcastKey) {
+            long[] progress = (long[]) value;
             if (InstanceStateKey.isOwn(key, PROGRESS, context)) {
-                long[] progress = (long[]) value;
                 nextWindowEnd = progress[0];
                 emittedUpTo = progress[1];
+            } else if (InstanceStateKey.isRescaled(key, PROGRESS, context)) {
+                // Any saved instance's keys may be this one's now: go on from the least progress (an
+                // aligned snapshot holds one progress for all, so nothing is emitted twice).
+                nextWindowEnd = restoredRescaled ? Math.min(nextWindowEnd, progress[0]) : progress[0];
+                emittedUpTo = restoredRescaled ? Math.min(emittedUpTo, progress[1]) : progress[1];
+                restoredRescaled = true;
             }
             return;
         }
@@ -78,8 +86,8 @@ public final class SlidingWindowP extends AbstractProcessor {
     }
 
     /**
-     * Restored with another parallelism, an instance has no progress of its own and starts from its
-     * oldest frame: windows already emitted may be emitted again (at-least-once across a rescale).
+     * Restored with another number of instances, an instance takes the least progress of those saved:
+     * with unaligned (at-least-once) snapshots, windows some instance had emitted may be emitted again.
      */
     @Override
     public boolean finishSnapshotRestore() {

@@ -1,5 +1,7 @@
 package io.fournines.engine.window;
 
-/** The result of a window [start, end) over all items, unkeyed. */
-public record WindowResult<R>(long start, long end, R result) {
+import java.io.Serializable;
+
+/** The result of a window [start, end) over all items, unkeyed. Serializable: a later window may keep it as state. */
+public record WindowResult<R>(long start, long end, R result) implements Serializable {
 }

@@ -74,6 +74,25 @@ class SnapshotRestoreTest {
         return results;
     }
 
+    /** Keyed state goes to the partitions' new owners; the generator's two slices to the instances there are. */
+    @ParameterizedTest(name = "exactly-once: restored on {0} worker threads instead of 2")
+    @CsvSource({"1", "3"})
+    void aJobRestoredOnFewerOrMoreInstancesGoesOnWithEverySlice(int threads) throws Exception {
+        List<Object> expected = uninterrupted();
+        TransactionalListSinkP.TransactionalList published = new TransactionalListSinkP.TransactionalList();
+        Sink<Object> sink = Sinks.fromProcessor("transactional", () -> new TransactionalListSinkP(published));
+        JobConfig config = JobConfig.snapshotting(ProcessingGuarantee.EXACTLY_ONCE, Duration.ofMillis(20), new InMemorySnapshotStore());
+        Job first = engine.newJob(windowedCount(sink), config);
+        await().atMost(Duration.ofSeconds(30)).until(() -> first.committedSnapshotCount() >= 2);
+        first.cancel();
+        assertThatThrownBy(first::join).isInstanceOf(CancellationException.class);
+
+        try (Engine other = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(threads))) {
+            other.newJob(windowedCount(sink), config.restoringLatest()).join();
+        }
+        assertThat(published.published()).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
     @ParameterizedTest(name = "{0}: stopped after {1} snapshots + {2} ms")
     @CsvSource({
             "EXACTLY_ONCE, 1, 0",

@@ -12,7 +12,8 @@ import java.util.UUID;
 /**
  * A sink with two-phase commit into a {@link TransactionalList}: items since the last snapshot are
  * prepared as one transaction when a snapshot is saved, and published once the snapshot commits. A
- * restore publishes the transactions its snapshot prepared and drops every other one.
+ * restore publishes the transactions its snapshot prepared, whichever instance prepared them (a job
+ * restored on fewer instances has no one else to do it), and drops every other one of its own.
  */
 final class TransactionalListSinkP extends AbstractProcessor {
 
@@ -87,9 +88,8 @@ final class TransactionalListSinkP extends AbstractProcessor {
     @Override
     @SuppressWarnings("unchecked")
     protected void restoreFromSnapshot(Object key, Object value) {
-        if (key.equals(new BroadcastKey(owner))) {
-            ((List<String>) value).forEach(target::commit);
-        }
+        // Every instance sees every list; committing is idempotent.
+        ((List<String>) value).forEach(target::commit);
     }
 
     @Override
