@@ -30,6 +30,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.IntStream;
 
 /**
  * This member's connections to the others: one TCP connection per member pair (the younger member
@@ -57,7 +58,8 @@ public final class Cluster implements AutoCloseable {
     private final AtomicReferenceArray<Channel> channels;
     private final AtomicLongArray lastHeardNanos;
     private final AtomicReferenceArray<String> lost;
-    private final Map<Long, ClusterJobNetwork> jobs = new ConcurrentHashMap<>();
+    /** The networks of the executions running here, by execution id (a job's id and its attempt). */
+    private final Map<Long, ClusterJobNetwork> executions = new ConcurrentHashMap<>();
     private final Map<Long, ReplicatedSnapshotStore> snapshotStores = new ConcurrentHashMap<>();
     private final CountDownLatch joined;
     private final AtomicReference<String> joinFailure = new AtomicReference<>();
@@ -217,17 +219,17 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    void onData(int from, long jobId, int edgeId, int entries, byte[] packet) {
-        ClusterJobNetwork job = jobs.get(jobId);
-        if (job != null) {
-            job.onData(from, edgeId, entries, packet);
+    void onData(int from, long executionId, int edgeId, int entries, byte[] packet) {
+        ClusterJobNetwork network = executions.get(executionId);
+        if (network != null) {
+            network.onData(from, edgeId, entries, packet);
         }
     }
 
-    void onCredit(int from, long jobId, int edgeId, long limit) {
-        ClusterJobNetwork job = jobs.get(jobId);
-        if (job != null) {
-            job.onCredit(from, edgeId, limit);
+    void onCredit(int from, long executionId, int edgeId, long limit) {
+        ClusterJobNetwork network = executions.get(executionId);
+        if (network != null) {
+            network.onCredit(from, edgeId, limit);
         }
     }
 
@@ -264,17 +266,31 @@ public final class Cluster implements AutoCloseable {
     private void memberLost(int member, String cause) {
         if (!closing && lost.compareAndSet(member, null, cause)) {
             log("lost " + cause);
+            snapshotStores.values().forEach(store -> store.memberLost(member));
             listener.onMemberLost(member, cause);
         }
     }
 
     // Used by the members' jobs and the member process.
 
-    /** The network of one job on this member; every member uses the same id for it. */
-    public ClusterJobNetwork jobNetwork(long jobId) {
-        ClusterJobNetwork network = new ClusterJobNetwork(this, jobId);
-        jobs.put(jobId, network);
+    /** The network of a job's execution on every member; every member uses the same id for it. */
+    public ClusterJobNetwork jobNetwork(long executionId) {
+        return jobNetwork(executionId, IntStream.range(0, size()).toArray());
+    }
+
+    /**
+     * The network of an execution that runs on {@code members} (in index order, this one among
+     * them); every one of them uses the same id for it.
+     */
+    public ClusterJobNetwork jobNetwork(long executionId, int[] members) {
+        ClusterJobNetwork network = new ClusterJobNetwork(this, executionId, members);
+        executions.put(executionId, network);
         return network;
+    }
+
+    /** The execution ended here: packets for it are dropped from now on. */
+    public void executionEnded(long executionId) {
+        executions.remove(executionId);
     }
 
     /**
@@ -287,9 +303,9 @@ public final class Cluster implements AutoCloseable {
         return store;
     }
 
-    /** The job ended here: packets for it are dropped from now on. */
+    /** The job ended here: packets and snapshot frames for it are dropped from now on. */
     public void jobEnded(long jobId) {
-        jobs.remove(jobId);
+        executions.remove(jobId);
         snapshotStores.remove(jobId);
     }
 

@@ -1,8 +1,10 @@
 package io.fournines.cluster;
 
 import io.fournines.engine.job.Job;
+import io.fournines.engine.snapshot.SnapshotStore;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -12,19 +14,24 @@ import java.util.concurrent.TimeUnit;
 /**
  * One job's snapshots across the cluster. Each member tells the coordinator (the oldest live member)
  * once its part of the job and its store exist; from when all have, the coordinator times the
- * snapshots (so no member misses a start or a backup's chunks): it tells every member to start snapshot n; each member reports once its processors saved n and its
- * backups acknowledged n's chunks; when every live member has, the coordinator tells all to commit
- * n, and only then starts n+1. The member process routes the control kinds below to {@link #onControl}.
+ * snapshots (so no member misses a start or a backup's chunks): it tells every member to start
+ * snapshot n; each member reports once its processors saved n and its backups acknowledged n's
+ * chunks; when every member the job runs on has, the coordinator tells all to commit n, and only
+ * then starts n+1. The member process routes the control kinds below to {@link #onControl}.
+ *
+ * <p>A job restarted after a loss is a new attempt on fewer members ({@link #startAttempt}): every
+ * message names its attempt, and one of an earlier attempt is ignored, so a snapshot that was
+ * running when a member died is never committed.
  */
 public final class ClusterSnapshots implements AutoCloseable {
 
-    /** Coordinator to all: start snapshot n (text: n). */
+    /** Coordinator to all: start snapshot n (text: attempt and n). */
     public static final int START = 16;
     /** A member to the coordinator: it saved and replicated snapshot n. */
     public static final int SAVED = 17;
     /** Coordinator to all: every member saved snapshot n; commit it. */
     public static final int COMMIT = 18;
-    /** A member to the coordinator: its part of the job and its snapshot store exist (text: 0). */
+    /** A member to the coordinator: its part of the job and its snapshot store exist (text: attempt and 0). */
     public static final int ATTACHED = 19;
 
     private final Cluster cluster;
@@ -32,6 +39,9 @@ public final class ClusterSnapshots implements AutoCloseable {
     private final ReplicatedSnapshotStore store;
     private final Duration interval;
     private final ScheduledExecutorService timer;
+    private int attempt;
+    /** The members the running attempt runs on. */
+    private int[] members;
     private Job job;
     /** A start that arrived before this member's part of the job existed. */
     private long pendingStart = -1;
@@ -39,14 +49,19 @@ public final class ClusterSnapshots implements AutoCloseable {
     private long running = -1;
     private long lastStarted;
     private final Set<Integer> savedBy = new HashSet<>();
-    /** On the coordinator: the members whose part of the job exists. */
+    /** On the coordinator: the members whose part of the running attempt exists. */
     private final Set<Integer> attached = new HashSet<>();
+    private boolean allAttached;
+    private boolean timerStarted;
+    /** The members of the attempt that committed the latest snapshot: the ones that wrote it. */
+    private int[] committedBy = new int[0];
 
-    public ClusterSnapshots(Cluster cluster, long jobId, int backups, Duration interval) {
+    public ClusterSnapshots(Cluster cluster, long jobId, int backups, Duration interval, int[] members) {
         this.cluster = cluster;
         this.jobId = jobId;
         this.store = cluster.snapshotStore(jobId, backups);
         this.interval = interval;
+        this.members = members.clone();
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fournines-snapshots-job-" + jobId);
             t.setDaemon(true);
@@ -62,38 +77,84 @@ public final class ClusterSnapshots implements AutoCloseable {
         return store;
     }
 
-    /** This member's part of the job started: it saves on the coordinator's word, and tells the coordinator it is there. */
+    /**
+     * The job restarts as {@code attempt} on {@code members} from snapshot {@code restoredFrom}:
+     * the part of the job that ran here is detached, and the next snapshot follows the restored one.
+     */
+    public void startAttempt(int attempt, int[] members, long restoredFrom) {
+        synchronized (this) {
+            this.attempt = attempt;
+            this.members = members.clone();
+            job = null;
+            pendingStart = -1;
+            running = -1;
+            lastStarted = Math.max(restoredFrom, 0);
+            savedBy.clear();
+            attached.clear();
+            allAttached = false;
+        }
+        store.startAttempt(attempt);
+    }
+
+    /** The latest committed snapshot ({@link SnapshotStore#NONE} if none) and the members that wrote it. */
+    public synchronized Committed committed() {
+        return new Committed(store.latestCommitted(), committedBy.clone());
+    }
+
+    /** A committed snapshot and the members that wrote it. */
+    public record Committed(long snapshotId, int[] writers) {
+    }
+
+    /** This member's part of the running attempt started: it saves on the coordinator's word, and tells the coordinator it is there. */
     public void attach(Job job) {
+        int a;
+        synchronized (this) {
+            a = attempt;
+        }
         job.commitAfterClusterAgrees(id -> store.whenReplicated(id,
-                () -> cluster.sendControl(cluster.coordinator(), SAVED, jobId, Long.toString(id))));
+                () -> cluster.sendControl(cluster.coordinator(), SAVED, jobId, a + " " + id)));
         long start;
         synchronized (this) {
+            if (a != attempt) {
+                return;
+            }
             this.job = job;
             start = pendingStart;
         }
         if (start >= 0) {
             job.startSnapshot(start);
         }
-        cluster.sendControl(cluster.coordinator(), ATTACHED, jobId, "0");
+        cluster.sendControl(cluster.coordinator(), ATTACHED, jobId, a + " 0");
     }
 
     private void startNext() {
         long id;
+        int a;
         synchronized (this) {
-            if (running >= 0) {
+            if (running >= 0 || !allAttached) {
                 return;
             }
             id = ++lastStarted;
             running = id;
+            a = attempt;
             savedBy.clear();
         }
-        cluster.broadcastControl(START, jobId, Long.toString(id));
+        for (int m : members) {
+            cluster.sendControl(m, START, jobId, a + " " + id);
+        }
     }
 
     /** Called on the I/O thread: a failure fails the job, never the connection. */
     public void onControl(int fromMember, int kind, String text) {
         try {
-            handle(fromMember, kind, Long.parseLong(text));
+            int space = text.indexOf(' ');
+            int messageAttempt = Integer.parseInt(text.substring(0, space));
+            synchronized (this) {
+                if (messageAttempt != attempt) {
+                    return;
+                }
+            }
+            handle(fromMember, kind, Long.parseLong(text.substring(space + 1)));
         } catch (RuntimeException e) {
             Job j;
             synchronized (this) {
@@ -121,19 +182,23 @@ public final class ClusterSnapshots implements AutoCloseable {
                 }
             }
             case SAVED -> {
-                if (savedEverywhere(fromMember, id)) {
-                    cluster.broadcastControl(COMMIT, jobId, Long.toString(id));
+                int[] to = savedEverywhere(fromMember, id);
+                if (to != null) {
+                    for (int m : to) {
+                        cluster.sendControl(m, COMMIT, jobId, attempt() + " " + id);
+                    }
                 }
             }
-            case ATTACHED -> {
-                if (allAttached(fromMember)) {
-                    long nanos = interval.toNanos();
-                    timer.scheduleWithFixedDelay(this::startNext, nanos, nanos, TimeUnit.NANOSECONDS);
-                }
-            }
+            case ATTACHED -> startTimerOnceAllAttached(fromMember);
             case COMMIT -> {
-                job.commitSnapshot(id);
+                Job j;
                 synchronized (this) {
+                    j = job;
+                }
+                j.commitSnapshot(id);
+                // Only then may the coordinator's timer start the next one.
+                synchronized (this) {
+                    committedBy = members.clone();
                     if (running == id) {
                         running = -1;
                     }
@@ -143,22 +208,30 @@ public final class ClusterSnapshots implements AutoCloseable {
         }
     }
 
-    private synchronized boolean savedEverywhere(int member, long id) {
-        return id == running && savedBy.add(member) && allLiveIn(savedBy);
+    private synchronized int attempt() {
+        return attempt;
     }
 
-    /** True once, when the last live member attached. */
-    private synchronized boolean allAttached(int member) {
-        return attached.add(member) && allLiveIn(attached);
+    /** The members to tell to commit, once every member of the attempt saved snapshot {@code id}; else null. */
+    private synchronized int[] savedEverywhere(int member, long id) {
+        return id == running && savedBy.add(member) && allIn(savedBy) ? members.clone() : null;
     }
 
-    private boolean allLiveIn(Set<Integer> members) {
-        for (int m = 0; m < cluster.size(); m++) {
-            if ((m == cluster.self() || cluster.lostCause(m) == null) && !members.contains(m)) {
-                return false;
-            }
+    private synchronized void startTimerOnceAllAttached(int member) {
+        attached.add(member);
+        if (allAttached || !allIn(attached)) {
+            return;
         }
-        return true;
+        allAttached = true;
+        if (!timerStarted) {
+            timerStarted = true;
+            long nanos = interval.toNanos();
+            timer.scheduleWithFixedDelay(this::startNext, nanos, nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private boolean allIn(Set<Integer> reported) {
+        return Arrays.stream(members).allMatch(reported::contains);
     }
 
     @Override

@@ -7,8 +7,11 @@ import io.netty.buffer.Unpooled;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -18,12 +21,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * member once every frame it sent was acknowledged ({@link #whenReplicated}); the cluster commits
  * it only then, so a committed snapshot survives losing any {@code backups} members. Commits
  * apply to this member's copy and to the copies it keeps for others ({@link #copyOf}).
+ *
+ * <p>To restart a job after a loss, each survivor {@link #gather gathers} the chunks it will
+ * restore from: of each member that wrote the snapshot, from that member if it is alive, else from
+ * the first survivor after it that keeps a copy, one holder per writer; only the partitions the
+ * survivor will own, and the broadcast ones. Every frame carries the job's attempt, so an
+ * acknowledgement from before a restart never counts for a snapshot after it.
  */
 public final class ReplicatedSnapshotStore implements SnapshotStore {
 
     private static final byte BEGIN = 1;
     private static final byte CHUNK = 2;
     private static final byte ACK = 3;
+    /** A survivor to a holder: send me writer w's chunks of these partitions. */
+    private static final byte FETCH = 4;
+    /** The holder: one of them. */
+    private static final byte FETCHED = 5;
+    /** The holder: that was all (1), or it holds no committed copy (0). */
+    private static final byte FETCH_END = 6;
 
     private final Cluster cluster;
     private final long jobId;
@@ -34,11 +49,15 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     /** The snapshot each member's copy holds begun, by member. */
     private final Map<Integer, Long> copyBegun = new ConcurrentHashMap<>();
 
+    private volatile int attempt;
     private volatile int[] backupMembers = new int[0];
     private long sending = NONE;
     private long sentFrames;
     private long ackedFrames;
     private Runnable onReplicated;
+    /** The state gathered for the running attempt's restore; null when it restores nothing gathered. */
+    private volatile InMemorySnapshotStore restored;
+    private Gathering gathering;
 
     ReplicatedSnapshotStore(Cluster cluster, long jobId, int backups) {
         if (backups < 0) {
@@ -47,6 +66,18 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         this.cluster = cluster;
         this.jobId = jobId;
         this.backups = backups;
+    }
+
+    /** The job restarts: frames of earlier attempts are ignored from now on. */
+    public synchronized void startAttempt(int attempt) {
+        this.attempt = attempt;
+        sending = NONE;
+        onReplicated = null;
+        restored = null;
+        if (gathering != null) {
+            gathering.done.cancel(false);
+            gathering = null;
+        }
     }
 
     @Override
@@ -68,10 +99,8 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     @Override
     public void write(long snapshotId, String vertex, int partition, byte[] chunk) {
         own.write(snapshotId, vertex, partition, chunk);
-        byte[] name = vertex.getBytes(StandardCharsets.UTF_8);
         for (int m : backupMembers) {
-            ByteBuf header = frame(CHUNK, snapshotId, 4 + 2 + name.length).writeInt(partition).writeShort(name.length).writeBytes(name);
-            send(m, Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(chunk)));
+            send(m, chunkFrame(CHUNK, snapshotId, vertex, partition, chunk));
         }
     }
 
@@ -96,7 +125,18 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     }
 
     private ByteBuf frame(byte kind, long snapshotId, int extra) {
-        return Unpooled.buffer(1 + 8 + 1 + 8 + extra).writeByte(Frames.SNAPSHOT).writeLong(jobId).writeByte(kind).writeLong(snapshotId);
+        return frame(kind, attempt, snapshotId, extra);
+    }
+
+    private ByteBuf frame(byte kind, int frameAttempt, long snapshotId, int extra) {
+        return Unpooled.buffer(1 + 8 + 1 + 4 + 8 + extra).writeByte(Frames.SNAPSHOT).writeLong(jobId).writeByte(kind)
+                .writeInt(frameAttempt).writeLong(snapshotId);
+    }
+
+    private ByteBuf chunkFrame(byte kind, long snapshotId, String vertex, int partition, byte[] chunk) {
+        byte[] name = vertex.getBytes(StandardCharsets.UTF_8);
+        ByteBuf header = frame(kind, snapshotId, 4 + 2 + name.length).writeInt(partition).writeShort(name.length).writeBytes(name);
+        return Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(chunk));
     }
 
     /** Runs {@code action} (now, or on the I/O thread) once every backup acknowledged all of snapshot {@code snapshotId}. */
@@ -116,34 +156,47 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     /** Called on the I/O thread with the rest of a {@link Frames#SNAPSHOT} frame from {@code from}. */
     void onFrame(int from, ByteBuf in) {
         byte kind = in.readByte();
+        int frameAttempt = in.readInt();
         long snapshotId = in.readLong();
         switch (kind) {
             case BEGIN -> {
                 copies.computeIfAbsent(from, m -> new InMemorySnapshotStore()).begin(snapshotId);
                 copyBegun.put(from, snapshotId);
-                acknowledge(from, snapshotId);
+                acknowledge(from, frameAttempt, snapshotId);
             }
             case CHUNK -> {
                 int partition = in.readInt();
                 String vertex = in.readCharSequence(in.readUnsignedShort(), StandardCharsets.UTF_8).toString();
-                byte[] chunk = new byte[in.readableBytes()];
-                in.readBytes(chunk);
-                copies.get(from).write(snapshotId, vertex, partition, chunk);
-                acknowledge(from, snapshotId);
+                copies.get(from).write(snapshotId, vertex, partition, bytes(in));
+                acknowledge(from, frameAttempt, snapshotId);
             }
-            case ACK -> acknowledged(snapshotId);
+            case ACK -> acknowledged(frameAttempt, snapshotId);
+            case FETCH -> serveFetch(from, frameAttempt, snapshotId, in);
+            case FETCHED -> {
+                int writer = in.readInt();
+                int partition = in.readInt();
+                String vertex = in.readCharSequence(in.readUnsignedShort(), StandardCharsets.UTF_8).toString();
+                fetched(from, frameAttempt, snapshotId, writer, vertex, partition, bytes(in));
+            }
+            case FETCH_END -> fetchEnded(from, frameAttempt, snapshotId, in.readInt(), in.readBoolean());
             default -> cluster.log("ignoring snapshot message " + kind + " of job " + jobId + " from member " + from);
         }
     }
 
-    private void acknowledge(int owner, long snapshotId) {
-        cluster.send(owner, frame(ACK, snapshotId, 0));
+    private static byte[] bytes(ByteBuf in) {
+        byte[] bytes = new byte[in.readableBytes()];
+        in.readBytes(bytes);
+        return bytes;
     }
 
-    private void acknowledged(long snapshotId) {
+    private void acknowledge(int owner, int frameAttempt, long snapshotId) {
+        cluster.send(owner, frame(ACK, frameAttempt, snapshotId, 0));
+    }
+
+    private void acknowledged(int frameAttempt, long snapshotId) {
         Runnable action = null;
         synchronized (this) {
-            if (snapshotId == sending && ++ackedFrames == sentFrames && onReplicated != null) {
+            if (frameAttempt == attempt && snapshotId == sending && ++ackedFrames == sentFrames && onReplicated != null) {
                 action = onReplicated;
                 onReplicated = null;
             }
@@ -168,9 +221,11 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         return own.latestCommitted();
     }
 
+    /** The chunks the running attempt restores from: gathered from the cluster if it gathered any, else this member's own. */
     @Override
     public List<byte[]> read(long snapshotId, String vertex, int partition) {
-        return own.read(snapshotId, vertex, partition);
+        InMemorySnapshotStore gathered = restored;
+        return gathered != null && gathered.holds(snapshotId) ? gathered.read(snapshotId, vertex, partition) : own.read(snapshotId, vertex, partition);
     }
 
     /** The copy this member keeps of {@code member}'s chunks (empty if it keeps none). */
@@ -181,5 +236,209 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     /** Bytes of this member's own state in a snapshot (for metrics). */
     public long sizeInBytes(long snapshotId) {
         return own.sizeInBytes(snapshotId);
+    }
+
+    /** Where this member keeps {@code writer}'s chunks: its own, or its copy of another's (null: none). */
+    private InMemorySnapshotStore keptFor(int writer) {
+        return writer == cluster.self() ? own : copies.get(writer);
+    }
+
+    // Restoring after a loss.
+
+    /**
+     * Gathers, for the running attempt's restore, the chunks of committed snapshot {@code snapshotId}
+     * that {@code writers} wrote, of the broadcast partition and of {@code partitions}: each writer's
+     * from one member that keeps them, trying the live writer itself first, then the survivors after
+     * it in index order (where its backups are). Completes when every writer's chunks are here, or
+     * fails naming a writer no live member keeps a copy of.
+     */
+    public CompletableFuture<Long> gather(long snapshotId, int[] writers, int[] survivors, int[] partitions) {
+        Gathering g;
+        synchronized (this) {
+            g = new Gathering(attempt, snapshotId, survivors, partitions);
+            gathering = g;
+            for (int w : writers) {
+                g.holders.put(w, candidates(w, survivors));
+            }
+        }
+        for (int w : writers) {
+            tryNextHolder(g, w);
+        }
+        return g.done;
+    }
+
+    /** The members that may keep {@code writer}'s chunks, most likely first: itself if it survived, then the survivors after it. */
+    private static List<Integer> candidates(int writer, int[] survivors) {
+        List<Integer> list = new ArrayList<>();
+        if (Arrays.binarySearch(survivors, writer) >= 0) {
+            list.add(writer);
+        }
+        int start = 0;
+        while (start < survivors.length && survivors[start] <= writer) {
+            start++;
+        }
+        for (int i = 0; i < survivors.length; i++) {
+            int m = survivors[(start + i) % survivors.length];
+            if (m != writer) {
+                list.add(m);
+            }
+        }
+        return list;
+    }
+
+    /** One restore's gathering: by writer, the holders left to try (the first is being asked) and what it sent so far. */
+    private static final class Gathering {
+        final int attempt;
+        final long snapshotId;
+        final int[] survivors;
+        final int[] partitions;
+        final Map<Integer, List<Integer>> holders = new HashMap<>();
+        final Map<Integer, List<Chunk>> staged = new HashMap<>();
+        final InMemorySnapshotStore view = new InMemorySnapshotStore();
+        final CompletableFuture<Long> done = new CompletableFuture<>();
+        long bytes;
+
+        Gathering(int attempt, long snapshotId, int[] survivors, int[] partitions) {
+            this.attempt = attempt;
+            this.snapshotId = snapshotId;
+            this.survivors = survivors;
+            this.partitions = partitions;
+            view.begin(snapshotId);
+        }
+
+        boolean wanted(int partition) {
+            return partition == BROADCAST_PARTITION || Arrays.binarySearch(partitions, partition) >= 0;
+        }
+    }
+
+    private record Chunk(String vertex, int partition, byte[] bytes) {
+    }
+
+    private void tryNextHolder(Gathering g, int writer) {
+        int holder;
+        synchronized (this) {
+            if (gathering != g || g.done.isDone()) {
+                return;
+            }
+            List<Integer> left = g.holders.get(writer);
+            if (left.isEmpty()) {
+                g.done.completeExceptionally(new IllegalStateException("snapshot " + g.snapshotId + " of job " + jobId
+                        + ": no live member keeps the state member " + writer + " wrote (snapshot backups: " + backups + ")"));
+                return;
+            }
+            holder = left.get(0);
+            g.staged.put(writer, new ArrayList<>());
+        }
+        if (holder == cluster.self()) {
+            InMemorySnapshotStore kept = keptFor(writer);
+            boolean holds = kept != null && kept.holds(g.snapshotId);
+            if (holds) {
+                kept.forEachChunk(g.snapshotId, g::wanted, (v, p, c) -> stage(g, writer, holder, v, p, c));
+            }
+            writerDone(g, writer, holder, holds);
+            return;
+        }
+        ByteBuf request = frame(FETCH, g.attempt, g.snapshotId, 4 + 4 + 4 * g.partitions.length).writeInt(writer).writeInt(g.partitions.length);
+        for (int p : g.partitions) {
+            request.writeInt(p);
+        }
+        if (!cluster.send(holder, request)) {
+            writerDone(g, writer, holder, false);
+        }
+    }
+
+    /** On the holder: sends what {@code requester} asked for, then whether it held it. */
+    private void serveFetch(int requester, int frameAttempt, long snapshotId, ByteBuf in) {
+        int writer = in.readInt();
+        int[] partitions = new int[in.readInt()];
+        for (int i = 0; i < partitions.length; i++) {
+            partitions[i] = in.readInt();
+        }
+        InMemorySnapshotStore kept = keptFor(writer);
+        boolean holds = kept != null && kept.holds(snapshotId);
+        if (holds) {
+            kept.forEachChunk(snapshotId, p -> p == BROADCAST_PARTITION || Arrays.binarySearch(partitions, p) >= 0, (vertex, partition, chunk) -> {
+                byte[] name = vertex.getBytes(StandardCharsets.UTF_8);
+                ByteBuf header = frame(FETCHED, frameAttempt, snapshotId, 4 + 4 + 2 + name.length)
+                        .writeInt(writer).writeInt(partition).writeShort(name.length).writeBytes(name);
+                cluster.send(requester, Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(chunk)));
+            });
+        }
+        cluster.send(requester, frame(FETCH_END, frameAttempt, snapshotId, 4 + 1).writeInt(writer).writeBoolean(holds));
+    }
+
+    private void fetched(int holder, int frameAttempt, long snapshotId, int writer, String vertex, int partition, byte[] chunk) {
+        Gathering g;
+        synchronized (this) {
+            g = gathering;
+        }
+        if (g != null && g.attempt == frameAttempt && g.snapshotId == snapshotId) {
+            stage(g, writer, holder, vertex, partition, chunk);
+        }
+    }
+
+    private synchronized void stage(Gathering g, int writer, int holder, String vertex, int partition, byte[] chunk) {
+        List<Integer> left = g.holders.get(writer);
+        if (left != null && !left.isEmpty() && left.get(0) == holder) {
+            g.staged.get(writer).add(new Chunk(vertex, partition, chunk));
+        }
+    }
+
+    private void fetchEnded(int holder, int frameAttempt, long snapshotId, int writer, boolean held) {
+        Gathering g;
+        synchronized (this) {
+            g = gathering;
+        }
+        if (g != null && g.attempt == frameAttempt && g.snapshotId == snapshotId) {
+            writerDone(g, writer, holder, held);
+        }
+    }
+
+    /**
+     * {@code holder} sent all it keeps of {@code writer}'s state ({@code held}), or keeps none: the
+     * staged chunks go into the view, or the next holder is asked.
+     */
+    private void writerDone(Gathering g, int writer, int holder, boolean held) {
+        synchronized (this) {
+            List<Integer> left = g.holders.get(writer);
+            if (gathering != g || left == null || left.isEmpty() || left.get(0) != holder) {
+                return;
+            }
+            if (held) {
+                for (Chunk c : g.staged.remove(writer)) {
+                    g.view.write(g.snapshotId, c.vertex(), c.partition(), c.bytes());
+                    g.bytes += c.bytes().length;
+                }
+                g.holders.remove(writer);
+                if (g.holders.isEmpty()) {
+                    g.view.commit(g.snapshotId);
+                    restored = g.view;
+                    g.done.complete(g.bytes);
+                }
+                return;
+            }
+            left.remove(0);
+        }
+        tryNextHolder(g, writer);
+    }
+
+    /** A member was lost: a writer's state it was sending is asked of the next holder. */
+    void memberLost(int member) {
+        Gathering g;
+        List<Integer> waitingOn = new ArrayList<>();
+        synchronized (this) {
+            g = gathering;
+            if (g == null) {
+                return;
+            }
+            g.holders.forEach((writer, left) -> {
+                if (!left.isEmpty() && left.get(0) == member) {
+                    waitingOn.add(writer);
+                }
+            });
+        }
+        for (int writer : waitingOn) {
+            writerDone(g, writer, member, false);
+        }
     }
 }

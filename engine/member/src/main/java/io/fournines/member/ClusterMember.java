@@ -3,9 +3,7 @@ package io.fournines.member;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fournines.cluster.Cluster;
-import io.fournines.cluster.ClusterJobNetwork;
-import io.fournines.cluster.ClusterSnapshots;
-import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.cluster.ClusterJob;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,9 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * A long-running member of a static cluster. A job submitted to any member goes to the
  * coordinator (the oldest live member), which checks that every member is alive and tells all of
  * them to start it at one wall-clock instant; each member then runs the whole DAG with its slice of
- * the generator, and only distributed edges cross members. A member whose job fails, or that loses
- * another member, fails the job everywhere with a cause that names the member. A job with a
- * guarantee takes snapshots the coordinator starts and commits on every member ({@link ClusterSnapshots}).
+ * the generator, and only distributed edges cross members. A member whose job fails fails it
+ * everywhere with a cause that names the member. A job with a guarantee takes snapshots the
+ * coordinator starts and commits on every member, and a lost member restarts it on the survivors
+ * from the latest one; without a guarantee a lost member fails it ({@link ClusterJob}).
  */
 final class ClusterMember implements Cluster.Listener {
 
@@ -43,8 +42,8 @@ final class ClusterMember implements Cluster.Listener {
         volatile String state = "starting";
         volatile String cause;
         volatile MemberRun run;
-        /** The cluster's snapshots of this job; null without a guarantee. */
-        volatile ClusterSnapshots snapshots;
+        /** This member's part of the job over its executions, from when the job is set up here. */
+        volatile ClusterJob clusterJob;
         /** On the coordinator: how each member's part ended. */
         final Map<Integer, String> members = new ConcurrentHashMap<>();
 
@@ -111,10 +110,10 @@ final class ClusterMember implements Cluster.Listener {
 
     @Override
     public void onControl(int fromMember, int kind, long jobId, String text) {
-        if (ClusterSnapshots.handles(kind)) {
+        if (ClusterJob.handles(kind)) {
             JobState job = jobs.get(jobId);
-            if (job != null && job.snapshots != null) {
-                job.snapshots.onControl(fromMember, kind, text);
+            if (job != null && job.clusterJob != null) {
+                job.clusterJob.onControl(fromMember, kind, text);
             }
             return;
         }
@@ -179,11 +178,9 @@ final class ClusterMember implements Cluster.Listener {
             return;
         }
         JobState job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id)));
-        ClusterJobNetwork network = cluster.jobNetwork(jobId);
-        if (scenario.guarantee() != ProcessingGuarantee.NONE) {
-            job.snapshots = new ClusterSnapshots(cluster, jobId, snapshotBackups, Duration.ofMillis(scenario.snapshotIntervalMillis()));
-        }
-        MemberRun run = new MemberRun(scenario, job.dir, stdout, new ClusterPart(network, startEpochNanos, copy, job.snapshots), null);
+        job.clusterJob = new ClusterJob(cluster, jobId, scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotBackups);
+        MemberRun run = new MemberRun(scenario, job.dir, stdout,
+                new ClusterPart(job.clusterJob, cluster.self(), cluster.size(), startEpochNanos, copy), null);
         job.run = run;
         if (job.cause != null) {
             run.fail(new IllegalStateException(job.cause));
@@ -208,10 +205,7 @@ final class ClusterMember implements Cluster.Listener {
                 job.cause = "member " + cluster.self() + ": " + e;
             }
         } finally {
-            if (job.snapshots != null) {
-                job.snapshots.close();
-            }
-            cluster.jobEnded(job.id);
+            job.clusterJob.close();
         }
         job.state = switch (code) {
             case 0 -> "completed";
@@ -243,7 +237,11 @@ final class ClusterMember implements Cluster.Listener {
         int self = c == null ? -1 : c.self();
         for (JobState job : jobs.values()) {
             if (job.state.equals("starting") || job.state.equals("running")) {
-                failLocally(job, "member " + self + ": job " + job.id + " failed because it lost " + cause);
+                if (job.clusterJob != null) {
+                    job.clusterJob.onMemberLost(member, cause);
+                } else {
+                    failLocally(job, "member " + self + ": job " + job.id + " failed because it lost " + cause);
+                }
             }
         }
     }

@@ -1,12 +1,11 @@
 package io.fournines.member;
 
-import io.fournines.cluster.ClusterSnapshots;
-import io.fournines.engine.network.JobNetwork;
+import io.fournines.cluster.ClusterJob;
 
 /**
- * What a member needs to run its part of a cluster job: the job's network, the wall-clock instant
- * all members' generators start from, in an active-active run which copy this cluster runs (null
- * otherwise), and the cluster's snapshots of it (null without a guarantee).
+ * What a member needs to run its part of a cluster job: the job over its executions, this member's
+ * index and the cluster's size, the wall-clock instant all members' generators start from, and in
+ * an active-active run which copy this cluster runs (null otherwise).
  */
-record ClusterPart(JobNetwork network, long startEpochNanos, ActiveActiveCopy copy, ClusterSnapshots snapshots) {
+record ClusterPart(ClusterJob job, int member, int members, long startEpochNanos, ActiveActiveCopy copy) {
 }

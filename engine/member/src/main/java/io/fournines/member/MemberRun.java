@@ -2,7 +2,9 @@ package io.fournines.member;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fournines.cluster.ClusterJob;
 import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.dag.Dag;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
@@ -15,7 +17,6 @@ import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.engine.snapshot.InMemorySnapshotStore;
-import io.fournines.engine.snapshot.SnapshotStore;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.latency.LatencyLog;
@@ -34,19 +35,25 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * One run of the member: the scenario's query on an in-process engine, fed by the open-loop NEXMark
  * generator (one slice per worker thread), for warm-up plus duration. Once a second, on one clock,
- * it writes a latency interval, a throughput row and a CPU row, and prints a progress line.
+ * it writes a latency interval, a throughput row and a CPU row, and prints a progress line. On a
+ * cluster, a restart after a lost member goes on writing the same files, and prints a
+ * {@code recovered} line once this member runs the job again.
  */
 final class MemberRun {
 
@@ -75,6 +82,11 @@ final class MemberRun {
     /** Events that reached the query's first stage (counted there, fused into it). */
     private final LongAdder processed = new LongAdder();
     private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
+    /** Created with the first windowed pipeline; null for a per-event query. */
+    private WindowLatencyRecorder windows;
+    private long t0Nanos;
+    /** The restarts after lost members, as member.json lists them. */
+    private final List<ObjectNode> recoveries = new ArrayList<>();
     /** In an active-active run: sends the results to the consumer; null otherwise. */
     private final ResultForwarder forwarder;
 
@@ -90,21 +102,23 @@ final class MemberRun {
         this.kafkaEndpoint = kafkaEndpoint;
         // Connected before the start instant, so the consumer learns it in time to start its logs exactly then.
         this.forwarder = cluster == null || cluster.copy() == null ? null
-                : new ResultForwarder(cluster.copy(), cluster.network().memberIndex(), cluster.network().memberCount(), System.err);
+                : new ResultForwarder(cluster.copy(), cluster.member(), cluster.members(), System.err);
     }
+
     /** From another thread: the job fails with {@code cause} (another member failed or was lost). */
     void fail(Throwable cause) {
         externalFailure = cause;
-        Job running = job;
-        if (running != null) {
-            running.fail(cause);
+        if (cluster != null) {
+            cluster.job().fail(cause);
+        } else if (job != null) {
+            job.fail(cause);
         }
         wake.countDown();
     }
 
     /** The running job's counters (see {@link Job#metrics()}); empty before it starts. */
     Map<String, Long> metrics() {
-        Job running = job;
+        Job running = cluster != null ? cluster.job().current() : job;
         return running == null ? Map.of() : running.metrics();
     }
 
@@ -139,41 +153,46 @@ final class MemberRun {
              PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
              PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
-            WindowLatencyRecorder windows = null;
-            Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
+            Supplier<Dag> dags;
             if (kafkaEndpoint != null) {
                 kafka = new KafkaLoad(scenario, kafkaEndpoint, dir);
                 load = kafka;
+                Pipeline pipeline = newPipeline();
                 windows = kafka.attach(pipeline, latency, logs, dir, this::countProcessed);
+                // Built once: Kafka load runs on one member (the runner refuses it on a cluster), so it never restarts.
+                Dag dag = pipeline.toDag();
+                dags = () -> dag;
             } else {
-                NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
-                if (query instanceof PerEventQuery<?> perEvent) {
-                    attachPerEvent(pipeline, perEvent, latency, logs);
-                } else {
-                    windows = new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
-                    attachWindowed(pipeline, query, windows);
-                }
+                dags = () -> generatorDag(latency, logs);
             }
-            long t0Nanos = System.nanoTime();
-            Job job = engine.newJob(pipeline.toDag(), jobConfig(), cluster == null ? null : cluster.network());
-            this.job = job;
-            if (cluster != null && cluster.snapshots() != null) {
-                cluster.snapshots().attach(job);
+            t0Nanos = System.nanoTime();
+            CompletableFuture<Void> ended;
+            if (cluster != null) {
+                job = cluster.job().start(engine, dags, this::restarted);
+                ended = cluster.job().result();
+            } else {
+                job = engine.newJob(dags.get(), jobConfig(), null);
+                ended = job.future();
             }
             if (externalFailure != null) {
-                job.fail(externalFailure);
+                fail(externalFailure);
             }
-            job.future().whenComplete((ignored, failure) -> wake.countDown());
+            ended.whenComplete((ignored, failure) -> wake.countDown());
 
             RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
                     load::emitted, processed::sum, load::lagNanos);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
             sampler.everySecondUntil(endNanos, logs, wake);
-            failure = failureOf(job);
+            failure = failureOf(ended);
             if (failure == null) {
                 failure = externalFailure;
             }
-            job.cancel();
+            if (cluster != null) {
+                cluster.job().cancel();
+                job = cluster.job().current();
+            } else {
+                job.cancel();
+            }
             awaitEnd(job);
             if (kafka != null) {
                 kafka.close();
@@ -187,7 +206,7 @@ final class MemberRun {
                 return 1;
             }
             logs.close();
-            writeMemberJson(logs, sampler, windows, latency, job);
+            writeMemberJson(logs, sampler, latency, job);
             if (stopRequested) {
                 err.println("member: stopped before the end of the run");
                 return 3;
@@ -200,17 +219,54 @@ final class MemberRun {
         }
     }
 
-    /** Snapshots go to this process's heap; in a cluster, also to backup members. */
+    /** Alone, snapshots go to this process's heap (on a cluster, {@link ClusterJob} replicates them). */
     private JobConfig jobConfig() {
         if (scenario.guarantee() == ProcessingGuarantee.NONE) {
             return JobConfig.defaults();
         }
-        SnapshotStore store = cluster != null && cluster.snapshots() != null ? cluster.snapshots().store() : snapshotStore;
-        return JobConfig.snapshotting(scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), store);
+        return JobConfig.snapshotting(scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
     }
 
     private long snapshotBytes(long snapshotId) {
-        return cluster != null && cluster.snapshots() != null ? cluster.snapshots().store().sizeInBytes(snapshotId) : snapshotStore.sizeInBytes(snapshotId);
+        return cluster != null ? cluster.job().snapshots().store().sizeInBytes(snapshotId) : snapshotStore.sizeInBytes(snapshotId);
+    }
+
+    private Pipeline newPipeline() {
+        return Pipeline.create().localPreAggregation(localPreAggregation());
+    }
+
+    /** The query on the generator, as a new DAG: for the first execution and for each restart. */
+    private Dag generatorDag(LatencyLog latency, LatencyLogs logs) {
+        Pipeline pipeline = newPipeline();
+        NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
+        if (query instanceof PerEventQuery<?> perEvent) {
+            attachPerEvent(pipeline, perEvent, latency, logs);
+        } else {
+            if (windows == null) {
+                windows = new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
+            }
+            attachWindowed(pipeline, query, windows);
+        }
+        return pipeline.toDag();
+    }
+
+    /** On the recovery thread: this member runs the job again after a restart. */
+    private void restarted(ClusterJob.Restart restart) {
+        ObjectNode r = new ObjectMapper().createObjectNode();
+        r.put("type", "recovered");
+        r.put("elapsed_s", Math.round((System.nanoTime() - t0Nanos) / 1e6) / 1e3);
+        r.put("attempt", restart.attempt());
+        r.put("snapshot", restart.snapshotId());
+        r.set("members", new ObjectMapper().valueToTree(restart.members()));
+        r.put("state_bytes", restart.stateBytes());
+        r.put("restart_ms", Math.round(restart.restartNanos() / 1e3) / 1e3);
+        synchronized (recoveries) {
+            recoveries.add(r);
+        }
+        synchronized (out) {
+            out.println(r);
+            out.flush();
+        }
     }
 
     private void attachPerEvent(Pipeline pipeline, PerEventQuery<?> query, LatencyLog latency, LatencyLogs logs) {
@@ -279,12 +335,12 @@ final class MemberRun {
         return Math.floorDiv(epochNanos, 1_000_000L);
     }
 
-    private static Throwable failureOf(Job job) throws InterruptedException {
-        if (!job.isDone()) {
+    private static Throwable failureOf(CompletableFuture<Void> ended) throws InterruptedException {
+        if (!ended.isDone()) {
             return null;
         }
         try {
-            job.future().get();
+            ended.get();
             return new IllegalStateException("the job ended by itself, but a streaming job never should");
         } catch (CancellationException e) {
             return null;
@@ -305,8 +361,7 @@ final class MemberRun {
         return metrics.entrySet().stream().filter(e -> e.getKey().endsWith(suffix)).mapToLong(Map.Entry::getValue).sum();
     }
 
-    private void writeMemberJson(LatencyLogs logs, RunSampler sampler, WindowLatencyRecorder windows, LatencyLog latency,
-                                 Job job) throws IOException {
+    private void writeMemberJson(LatencyLogs logs, RunSampler sampler, LatencyLog latency, Job job) throws IOException {
         Map<String, Long> jobMetrics = job.metrics();
         ObjectMapper json = new ObjectMapper();
         // Events behind the watermark, dropped by a window's first stage; and partial aggregates
@@ -316,8 +371,11 @@ final class MemberRun {
         m.put("late_window_partials", sumOf(jobMetrics, ".lateFrames"));
         m.put("query", scenario.query());
         if (cluster != null) {
-            m.put("member", cluster.network().memberIndex());
-            m.put("members", cluster.network().memberCount());
+            m.put("member", cluster.member());
+            m.put("members", cluster.members());
+            synchronized (recoveries) {
+                m.set("recoveries", json.valueToTree(recoveries));
+            }
             m.put("network_bytes_sent", sumOf(jobMetrics, ".sentBytes"));
             m.put("network_items_sent", sumOf(jobMetrics, ".sentItems"));
             m.put("network_credit_stalls", sumOf(jobMetrics, ".creditStalls"));
@@ -332,7 +390,7 @@ final class MemberRun {
         m.put("guarantee", scenario.guarantee().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         if (scenario.guarantee() != ProcessingGuarantee.NONE) {
             m.put("snapshot_interval_ms", scenario.snapshotIntervalMillis());
-            m.put("snapshots_committed", job.committedSnapshotCount());
+            m.put("snapshots_committed", cluster != null ? cluster.job().committedSnapshotCount() : job.committedSnapshotCount());
             m.put("last_snapshot_ms", job.lastSnapshotDurationNanos() / 1e6);
             m.put("last_snapshot_bytes", snapshotBytes(job.lastCommittedSnapshot()));
         }

@@ -4,6 +4,8 @@ import io.fournines.cluster.ClusterSecret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -14,11 +16,15 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -83,15 +89,46 @@ class ClusterProcessesTest {
     }
 
     private List<String> runOnThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags, String guarantee) throws Exception {
+        List<Process> started = startThree(query, events, slowMemberDelayMicros, jvmFlags, guarantee, ClusterQueryDriver.DEFAULT_RATE, "never");
+        awaitSuccess(started, List.of(0, 1, 2));
+        if (!guarantee.equals("NONE")) {
+            return TransactionalFileSinkP.published(dir.resolve("published"));
+        }
+        List<String> union = new ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            union.addAll(Files.readAllLines(dir.resolve("results-" + m + ".txt")));
+        }
+        return union.stream().sorted().toList();
+    }
+
+    /** Starts the driver on 3 members; member 2 freezes at {@code freezeMember2At}. */
+    private List<Process> startThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags, String guarantee, double rate,
+                                     String freezeMember2At) throws Exception {
         String members = freeAddresses(3);
         Path secret = secretFile(SECRET);
+        // What an earlier run in this test left: its published results and its members' end markers.
+        if (Files.exists(dir.resolve("published"))) {
+            try (Stream<Path> files = Files.list(dir.resolve("published"))) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+        for (int m = 0; m < 3; m++) {
+            Files.deleteIfExists(dir.resolve("done-" + m));
+        }
         List<Process> started = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
             String delay = m == 2 ? Long.toString(slowMemberDelayMicros) : "0";
             started.add(start("driver-" + m, jvmFlags, ClusterQueryDriver.class.getName(), Integer.toString(m), members, secret.toString(), query,
-                    Long.toString(events), dir.toString(), delay, guarantee));
+                    Long.toString(events), dir.toString(), delay, guarantee, Double.toString(rate), m == 2 ? freezeMember2At : "never"));
         }
-        for (int m = 0; m < 3; m++) {
+        return started;
+    }
+
+    /** The members end, each with exit 0. */
+    private void awaitSuccess(List<Process> started, List<Integer> members) throws Exception {
+        for (int m : members) {
             assertThat(started.get(m).waitFor(90, TimeUnit.SECONDS)).as("member %d ended", m).isTrue();
         }
         // Every member's log: the first to fail is not always the one checked first.
@@ -102,14 +139,9 @@ class ClusterProcessesTest {
                 return "member " + m + ": no log (" + e + ")";
             }
         }).collect(Collectors.joining("\n"));
-        for (int m = 0; m < 3; m++) {
+        for (int m : members) {
             assertThat(started.get(m).exitValue()).as("member %d exit; the logs:%n%s", m, logs).isZero();
         }
-        List<String> union = new ArrayList<>();
-        for (int m = 0; m < 3; m++) {
-            union.addAll(Files.readAllLines(dir.resolve("results-" + m + ".txt")));
-        }
-        return union.stream().sorted().toList();
     }
 
     private Map<String, Long> metrics(int member) throws IOException {
@@ -151,6 +183,69 @@ class ClusterProcessesTest {
                 assertThat(metrics(m).get("job.snapshotsCommitted")).as("%s: snapshots member %d committed", guarantee, m).isPositive();
             }
         }
+    }
+
+    /**
+     * Member 2 is killed -9 at a chosen moment; members 0 and 1 restart the job from the latest
+     * committed snapshot, member 2's state coming from its backup (member 0). The query is a keyed
+     * windowed count, so every member has a sink to freeze in (Q5's last stage runs on member 0). Exactly-once: the
+     * published output equals a fault-free run's. At-least-once: every (window, key) of the
+     * fault-free run is there, with at least its count (replays may count an item twice).
+     */
+    @ParameterizedTest(name = "{0}, member 2 killed at {2}")
+    @CsvSource({
+            "EXACTLY_ONCE, count, processing:1500",
+            "EXACTLY_ONCE, count, snapshot:40",
+            "EXACTLY_ONCE, count, committed:40",
+            "AT_LEAST_ONCE, count, processing:1500",
+            "AT_LEAST_ONCE, count, snapshot:40",
+            "AT_LEAST_ONCE, count, committed:40",
+    })
+    void aMemberKilledMidRunIsRecoveredWithNothingLost(String guarantee, String query, String freezeAt) throws Exception {
+        long events = 300_000;
+        List<String> expected = ClusterQueryDriver.runAlone(query, events);
+        assertThat(expected).hasSizeGreaterThan(1_000);
+        List<Process> started = startThree(query, events, 0, List.of(), guarantee, 60_000, freezeAt);
+        Path frozen = dir.resolve("frozen-2");
+        await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS).until(() -> Files.exists(frozen) || !started.get(2).isAlive());
+        assertThat(frozen).as("member 2 reached %s; its log:%n%s%nits metrics: %s", freezeAt, log("driver-2"),
+                Files.exists(dir.resolve("metrics-2.txt")) ? metrics(2) : "none").exists();
+        assertThat(started.get(0).isAlive()).as("member 0 still running when member 2 froze").isTrue();
+        started.get(2).destroyForcibly();
+
+        awaitSuccess(started, List.of(0, 1));
+        assertThat(log("driver-0")).contains("restarting as attempt 1 on members 0,1");
+        for (int m = 0; m < 2; m++) {
+            assertThat(metrics(m).get("job.attempt")).as("attempt member %d ran last", m).isEqualTo(1);
+            assertThat(log("driver-" + m)).contains("restarted: attempt 1");
+        }
+        List<String> output = TransactionalFileSinkP.published(dir.resolve("published"));
+        if (guarantee.equals("EXACTLY_ONCE")) {
+            assertThat(output).isEqualTo(expected);
+        } else {
+            assertNothingLost(output, expected);
+        }
+    }
+
+    private static final Pattern WINDOW_RESULT = Pattern.compile("KeyedWindowResult\\[start=(-?\\d+), end=(-?\\d+), key=(\\d+), result=(\\d+)]");
+
+    private static void assertNothingLost(List<String> output, List<String> expected) {
+        Map<String, Long> highest = new HashMap<>();
+        for (String line : output) {
+            Matcher r = parsed(line);
+            highest.merge(r.group(1) + "/" + r.group(2) + "/" + r.group(3), Long.parseLong(r.group(4)), Math::max);
+        }
+        for (String line : expected) {
+            Matcher r = parsed(line);
+            assertThat(highest.get(r.group(1) + "/" + r.group(2) + "/" + r.group(3))).as("count of %s", line).isNotNull()
+                    .isGreaterThanOrEqualTo(Long.parseLong(r.group(4)));
+        }
+    }
+
+    private static Matcher parsed(String line) {
+        Matcher m = WINDOW_RESULT.matcher(line);
+        assertThat(m.matches()).as("a keyed window result: %s", line).isTrue();
+        return m;
     }
 
     @Test

@@ -3,17 +3,19 @@ package io.fournines.member;
 import io.fournines.cluster.Cluster;
 import io.fournines.cluster.ClusterConfig;
 import io.fournines.cluster.ClusterSecret;
-import io.fournines.cluster.ClusterSnapshots;
+import io.fournines.cluster.ClusterJob;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.job.Engine;
-import io.fournines.engine.job.Job;
-import io.fournines.engine.job.JobConfig;
+import io.fournines.engine.aggregate.AggregateOperations;
 import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
+import io.fournines.engine.pipeline.StreamSourceStage;
 import io.fournines.engine.pipeline.StreamStage;
+import io.fournines.engine.window.WindowDefinition;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
@@ -30,6 +32,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -38,17 +41,22 @@ import java.util.stream.Collectors;
  * A member process for the cluster tests: joins a real cluster, runs a NEXMark query over a
  * bounded, deterministic event sequence (each member generates its slice), and writes the results
  * its sinks received, one {@code toString()} a line, plus the job's metrics. A sink delay makes it
+ * a slow member.
  *
- * a slow member. With a guarantee, the cluster takes snapshots every {@link #SNAPSHOT_INTERVAL},
- * replicated to one backup.
+ * <p>With a guarantee, the cluster takes snapshots every {@link #SNAPSHOT_INTERVAL}, replicated to
+ * one backup; the results go through a {@link TransactionalFileSinkP} into OUT_DIR/published, which
+ * outlives a killed member, and a lost member restarts the job on the survivors. FREEZE_AT makes
+ * this member stop dead at one moment (see {@link FreezePoint}) for the test to kill it there.
  *
- * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS [GUARANTEE]]
+ * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS [GUARANTEE [RATE [FREEZE_AT]]]]
  */
 public final class ClusterQueryDriver {
 
     static final int THREADS = 2;
     static final Duration SNAPSHOT_INTERVAL = Duration.ofMillis(40);
     static final QueryParameters PARAMETERS = QueryParameters.defaults().withWindow(2_000, 500);
+    static final double DEFAULT_RATE = 500_000;
+    private static final long JOB_ID = 1;
 
     public static void main(String[] args) throws Exception {
         int index = Integer.parseInt(args[0]);
@@ -59,29 +67,30 @@ public final class ClusterQueryDriver {
         Path out = Path.of(args[5]);
         long sinkDelayMicros = args.length > 6 ? Long.parseLong(args[6]) : 0;
         ProcessingGuarantee guarantee = args.length > 7 ? ProcessingGuarantee.valueOf(args[7]) : ProcessingGuarantee.NONE;
-        Job[] job = new Job[1];
-        ClusterSnapshots[] snapshots = new ClusterSnapshots[1];
-        // Snapshot messages that came before this member set its snapshots up (a faster coordinator), replayed in order.
+        double rate = args.length > 8 ? Double.parseDouble(args[8]) : DEFAULT_RATE;
+        FreezePoint freeze = FreezePoint.parse(args.length > 9 ? args[9] : "never", out.resolve("frozen-" + index));
+        ClusterJob[] job = new ClusterJob[1];
+        // Messages that came before this member set its job up (a faster coordinator), replayed in order.
         List<Runnable> early = new ArrayList<>();
         Cluster.Listener listener = new Cluster.Listener() {
             @Override
             public void onControl(int fromMember, int kind, long jobId, String text) {
-                if (ClusterSnapshots.handles(kind)) {
+                if (ClusterJob.handles(kind)) {
                     synchronized (early) {
-                        if (snapshots[0] == null) {
-                            early.add(() -> snapshots[0].onControl(fromMember, kind, text));
+                        if (job[0] == null) {
+                            early.add(() -> job[0].onControl(fromMember, kind, text));
                             return;
                         }
                     }
-                    snapshots[0].onControl(fromMember, kind, text);
+                    job[0].onControl(fromMember, kind, text);
                 }
             }
 
             @Override
             public void onMemberLost(int member, String cause) {
-                synchronized (job) {
+                synchronized (early) {
                     if (job[0] != null) {
-                        job[0].fail(new IllegalStateException("lost " + cause));
+                        job[0].onMemberLost(member, cause);
                     }
                 }
             }
@@ -92,7 +101,11 @@ public final class ClusterQueryDriver {
         try (Cluster cluster = Cluster.join(config, listener, System.err);
              Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(THREADS))) {
             ScheduleMonitor monitor = new ScheduleMonitor();
-            Pipeline p = pipeline(query, events, results, sinkDelayMicros, monitor);
+            Path published = out.resolve("published");
+            Files.createDirectories(published);
+            Sink<Object> sink = guarantee != ProcessingGuarantee.NONE ? Sinks.fromProcessor("transactional", () -> new TransactionalFileSinkP(published, freeze))
+                    : sinkDelayMicros == 0 ? Sinks.list(results)
+                    : Sinks.fromProcessor("slow-sink", () -> new SlowSinkP(results, sinkDelayMicros));
             long[] maxLagNanos = new long[1];
             Thread lagSampler = new Thread(() -> {
                 while (!Thread.currentThread().isInterrupted()) {
@@ -102,45 +115,39 @@ public final class ClusterQueryDriver {
             });
             lagSampler.setDaemon(true);
             lagSampler.start();
-            JobConfig jobConfig = JobConfig.defaults();
-            if (guarantee != ProcessingGuarantee.NONE) {
-                ClusterSnapshots created = new ClusterSnapshots(cluster, 1, 1, SNAPSHOT_INTERVAL);
-                jobConfig = JobConfig.snapshotting(guarantee, SNAPSHOT_INTERVAL, created.store());
-                synchronized (early) {
-                    snapshots[0] = created;
-                    early.forEach(Runnable::run);
-                }
-            }
-            synchronized (job) {
-                job[0] = engine.newJob(p.toDag(), jobConfig, cluster.jobNetwork(1));
-                if (snapshots[0] != null) {
-                    snapshots[0].attach(job[0]);
-                }
+            ClusterJob created = new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, 1);
+            synchronized (early) {
+                job[0] = created;
+                early.forEach(Runnable::run);
+                created.start(engine, () -> pipeline(query, events, rate, sink, monitor).toDag(),
+                        r -> System.err.println("restarted: attempt " + r.attempt() + " from snapshot " + r.snapshotId() + " on members "
+                                + Arrays.toString(r.members()) + ", " + r.stateBytes() + " state bytes gathered in " + r.restartNanos() / 1_000_000 + " ms"));
             }
             try {
-                job[0].join();
-            } catch (RuntimeException e) {
-                System.err.println("job failed: " + e.getMessage());
+                created.result().get();
+            } catch (ExecutionException e) {
+                System.err.println("job failed: " + e.getCause());
                 exit = 1;
             }
             lagSampler.interrupt();
-            Files.writeString(out.resolve("metrics-" + index + ".txt"), job[0].metrics().entrySet().stream()
+            Files.writeString(out.resolve("metrics-" + index + ".txt"), created.current().metrics().entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")) + "\nsource.maxLagNanos=" + maxLagNanos[0]
-                    + "\njob.snapshotsCommitted=" + job[0].committedSnapshotCount() + "\n");
+                    + "\njob.snapshotsCommitted=" + created.committedSnapshotCount() + "\njob.attempt=" + created.attempt() + "\n");
             Files.write(out.resolve("results-" + index + ".txt"), results.stream().map(Object::toString).sorted().toList());
             Files.writeString(out.resolve("done-" + index), "");
-            // Stay connected until every member is done, so no one sees this one leave as a failure.
+            // Stay connected until every live member is done, so no one sees this one leave as a failure.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (exit == 0 && System.nanoTime() < deadline && !allDone(out, members.size())) {
+            while (exit == 0 && System.nanoTime() < deadline && !allDone(out, cluster)) {
                 Thread.sleep(50);
             }
+            created.close();
         }
         System.exit(exit);
     }
 
-    private static boolean allDone(Path out, int members) {
-        for (int m = 0; m < members; m++) {
-            if (!Files.exists(out.resolve("done-" + m))) {
+    private static boolean allDone(Path out, Cluster cluster) {
+        for (int m = 0; m < cluster.size(); m++) {
+            if (cluster.lostCause(m) == null && !Files.exists(out.resolve("done-" + m))) {
                 return false;
             }
         }
@@ -148,30 +155,30 @@ public final class ClusterQueryDriver {
     }
 
     /**
-     * The query over events 0..n-1 of the generator's default sequence, event time from the
-     * generator, not the schedule; or "flood": n numbers keyed by n % 1000 through a keyed stateful
-     * map, so two thirds of all items cross members (for the flow-control test).
+     * The query over events 0..n-1 of the generator's default sequence at {@code rate} events/s,
+     * event time from the generator, not the schedule, into {@code sink}; or "flood": n numbers keyed
+     * by n % 1000 through a keyed stateful map, so two thirds of all items cross members (for the
+     * flow-control test); or "count": n numbers counted by n % 1000 in the query's sliding windows
+     * (an aggregate whose at-least-once replays show as higher counts).
      */
-    static Pipeline pipeline(String query, long events, List<Object> results, long sinkDelayMicros, ScheduleMonitor monitor) {
+    static Pipeline pipeline(String query, long events, double rate, Sink<Object> sink, ScheduleMonitor monitor) {
         Pipeline p = Pipeline.create().localPreAggregation(Boolean.parseBoolean(System.getProperty("fournines.localPreAggregation", "true")));
-        if (query.equals("flood")) {
-            StreamStage<String> counted = p.readFrom(Sources.<Long>generator(500_000, events, (seq, scheduledNanos) -> seq, monitor)).withoutTimestamps()
-                    .groupingKey(n -> n % 1_000)
-                    .mapStateful(() -> new long[1], (count, key, n) -> key + ":" + ++count[0]);
-            counted.writeTo(sinkDelayMicros == 0 ? Sinks.list(results) : Sinks.fromProcessor("slow-sink", () -> new SlowSinkP(results, sinkDelayMicros)));
+        if (query.equals("flood") || query.equals("count")) {
+            StreamSourceStage<Long> numbers = p.readFrom(Sources.<Long>generator(rate, events, (seq, scheduledNanos) -> seq, monitor));
+            StreamStage<?> out = query.equals("flood")
+                    ? numbers.withoutTimestamps().groupingKey(n -> n % 1_000).mapStateful(() -> new long[1], (count, key, n) -> key + ":" + ++count[0])
+                    // 100 numbers a millisecond of event time
+                    : numbers.withTimestamps(n -> n / 100, 0).groupingKey(n -> n % 1_000)
+                            .window(WindowDefinition.sliding(PARAMETERS.windowMs(), PARAMETERS.slideMs())).aggregate(AggregateOperations.counting());
+            out.writeTo(sink);
             return p;
         }
         GeneratorConfig config = GeneratorConfig.defaults(1).withKeys(1_000);
-        StreamStage<Event> stage = p.readFrom(Sources.generator(500_000, events, () -> {
+        StreamStage<Event> stage = p.readFrom(Sources.generator(rate, events, () -> {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (seq, scheduledNanos) -> generator.event(seq);
         }, monitor)).withTimestamps(Event::dateTime, 0);
-        StreamStage<?> resultStage = Queries.create(query, p, PARAMETERS).attach(stage);
-        if (sinkDelayMicros == 0) {
-            resultStage.writeTo(Sinks.list(results));
-        } else {
-            resultStage.writeTo(Sinks.fromProcessor("slow-sink", () -> new SlowSinkP(results, sinkDelayMicros)));
-        }
+        Queries.create(query, p, PARAMETERS).attach(stage).writeTo(sink);
         return p;
     }
 
@@ -179,7 +186,7 @@ public final class ClusterQueryDriver {
     static List<String> runAlone(String query, long events) {
         List<Object> results = Collections.synchronizedList(new ArrayList<>());
         try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(THREADS))) {
-            engine.newJob(pipeline(query, events, results, 0, new ScheduleMonitor())).join();
+            engine.newJob(pipeline(query, events, DEFAULT_RATE, Sinks.list(results), new ScheduleMonitor())).join();
         }
         return results.stream().map(Object::toString).sorted().toList();
     }

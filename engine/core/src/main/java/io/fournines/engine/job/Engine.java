@@ -61,9 +61,9 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Starts this member's part of a job every member of {@code network} runs (null: this member
-     * alone). Every member must plan the same DAG with the same parallelism. On more than one
-     * member, snapshots are not timed here: the cluster's coordinator starts and commits them (see
-     * {@link Job#commitAfterClusterAgrees}).
+     * alone). Every member must plan the same DAG with the same parallelism. With a network, even of
+     * one member, snapshots are not timed here: the cluster's coordinator starts and commits them
+     * (see {@link Job#commitAfterClusterAgrees}).
      */
     public Job newJob(Dag dag, JobConfig config, JobNetwork network) {
         SnapshotCoordinator snapshots = new SnapshotCoordinator(config.guarantee(), config.store(), config.restoreFrom());
@@ -76,7 +76,7 @@ public final class Engine implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("job '" + name + "' failed to start: " + e, e);
         }
-        if (snapshots.enabled() && (network == null || network.memberCount() == 1)) {
+        if (snapshots.enabled() && network == null) {
             long interval = config.snapshotInterval().toNanos();
             ScheduledFuture<?> timer = snapshotTimer.scheduleWithFixedDelay(snapshots::tryStartSnapshot, interval, interval, TimeUnit.NANOSECONDS);
             execution.completion().whenComplete((ok, failure) -> timer.cancel(false));

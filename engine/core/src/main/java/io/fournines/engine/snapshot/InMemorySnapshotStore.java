@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 
 /** A {@link SnapshotStore} in this process's heap: the local copy of the snapshot, two slots. */
 public final class InMemorySnapshotStore implements SnapshotStore {
@@ -67,6 +68,33 @@ public final class InMemorySnapshotStore implements SnapshotStore {
         synchronized (list) {
             return List.copyOf(list);
         }
+    }
+
+    /** True when {@code snapshotId} is committed and still whole here (its slot not begun over). */
+    public boolean holds(long snapshotId) {
+        return snapshotId != NONE && snapshotId <= latestCommitted && slot(snapshotId).snapshotId == snapshotId;
+    }
+
+    /** What {@link #forEachChunk} hands out. */
+    @FunctionalInterface
+    public interface ChunkConsumer {
+        void accept(String vertex, int partition, byte[] chunk);
+    }
+
+    /** Every chunk of a held snapshot whose partition {@code partitions} accepts, each partition's in the order written. */
+    public void forEachChunk(long snapshotId, IntPredicate partitions, ChunkConsumer consumer) {
+        if (!holds(snapshotId)) {
+            throw new IllegalArgumentException("snapshot " + snapshotId + " is not in the store (latest committed: " + latestCommitted + ")");
+        }
+        slot(snapshotId).chunks.forEach((key, list) -> {
+            if (partitions.test(key.partition())) {
+                List<byte[]> copy;
+                synchronized (list) {
+                    copy = List.copyOf(list);
+                }
+                copy.forEach(chunk -> consumer.accept(key.vertex(), key.partition(), chunk));
+            }
+        });
     }
 
     /** Bytes of state in a snapshot of this store (for metrics). */

@@ -1,0 +1,324 @@
+package io.fournines.cluster;
+
+import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.dag.Dag;
+import io.fournines.engine.dag.Vertex;
+import io.fournines.engine.execution.Partitioner;
+import io.fournines.engine.job.Engine;
+import io.fournines.engine.job.Job;
+import io.fournines.engine.job.JobConfig;
+import io.fournines.engine.snapshot.SnapshotStore;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * One job on this member of a cluster, over its executions. The first runs on every member; when a
+ * member it runs on is lost, a job with a guarantee is restarted: the coordinator (the oldest live
+ * member) tells the survivors to run a new attempt from the latest committed snapshot; each cancels
+ * its execution, gathers the state of the partitions it will own from whoever keeps it, and starts
+ * the job again over the survivors (the engine sees them as members 0..n-1). A job without a
+ * guarantee has nothing to restart from: it fails, naming the member. {@link #result()} completes
+ * when the job ends for good.
+ */
+public final class ClusterJob {
+
+    /** Coordinator to the survivors: run attempt a from snapshot s (text: a s survivors writers). */
+    public static final int RESTART = 24;
+    private static final long STOP_WAIT_SECONDS = 5;
+    private static final long GATHER_TIMEOUT_SECONDS = 60;
+
+    /** What a restart did, for the member's progress lines. */
+    public record Restart(int attempt, long snapshotId, int[] members, long stateBytes, long restartNanos) {
+    }
+
+    /** Hears of each restart, on the recovery thread. */
+    public interface Listener {
+        void restarted(Restart restart);
+    }
+
+    private final Cluster cluster;
+    private final long jobId;
+    private final ProcessingGuarantee guarantee;
+    private final Duration snapshotInterval;
+    /** Null without a guarantee. */
+    private final ClusterSnapshots snapshots;
+    private final CompletableFuture<Void> result = new CompletableFuture<>();
+    private final ExecutorService recovery;
+    private Engine engine;
+    private Supplier<Dag> dags;
+    private Listener listener;
+    private int attempt;
+    private int[] members;
+    private Job current;
+    /** The attempt the current execution runs as. */
+    private int currentAttempt;
+    /** Snapshots committed by the executions before the current one. */
+    private long committedBefore;
+
+    public ClusterJob(Cluster cluster, long jobId, ProcessingGuarantee guarantee, Duration snapshotInterval, int snapshotBackups) {
+        this.cluster = cluster;
+        this.jobId = jobId;
+        this.guarantee = guarantee;
+        this.snapshotInterval = snapshotInterval;
+        this.members = IntStream.range(0, cluster.size()).toArray();
+        this.snapshots = guarantee == ProcessingGuarantee.NONE ? null
+                : new ClusterSnapshots(cluster, jobId, snapshotBackups, snapshotInterval, members);
+        this.recovery = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fournines-recovery-job-" + jobId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public static boolean handles(int kind) {
+        return kind == RESTART || ClusterSnapshots.handles(kind);
+    }
+
+    /** The execution id of an attempt: the job's id, the attempt in the top bits (attempt 0 keeps the job's id). */
+    private long executionId(int a) {
+        return jobId | ((long) a << 48);
+    }
+
+    /**
+     * Starts the first execution, on every member, with a DAG from {@code dags} (asked again for each
+     * restart, so no processor state outlives its execution).
+     */
+    public synchronized Job start(Engine engine, Supplier<Dag> dags, Listener listener) {
+        this.engine = engine;
+        this.dags = dags;
+        this.listener = listener;
+        return launch(dags.get(), SnapshotStore.NONE);
+    }
+
+    private synchronized Job launch(Dag dag, long restoreFrom) {
+        JobConfig config = snapshots == null ? JobConfig.defaults()
+                : new JobConfig(guarantee, snapshotInterval, snapshots.store(), restoreFrom);
+        Job job = engine.newJob(dag, config, cluster.jobNetwork(executionId(attempt), members));
+        current = job;
+        currentAttempt = attempt;
+        int launched = attempt;
+        job.future().whenComplete((ok, failure) -> executionEnded(launched, failure));
+        if (snapshots != null) {
+            snapshots.attach(job);
+        }
+        return job;
+    }
+
+    /** An execution ended: unless a restart replaces it, so does the job. */
+    private void executionEnded(int endedAttempt, Throwable failure) {
+        synchronized (this) {
+            if (endedAttempt != attempt) {
+                return;
+            }
+        }
+        if (failure == null) {
+            result.complete(null);
+        } else {
+            result.completeExceptionally(failure);
+        }
+    }
+
+    /** Completes when the job ends for good: normally, cancelled, or failed. */
+    public CompletableFuture<Void> result() {
+        return result;
+    }
+
+    /** The running execution (null before {@link #start}). */
+    public synchronized Job current() {
+        return current;
+    }
+
+    /** Restarts so far. */
+    public synchronized int attempt() {
+        return attempt;
+    }
+
+    /** The members the running execution runs on. */
+    public synchronized int[] members() {
+        return members.clone();
+    }
+
+    public ClusterSnapshots snapshots() {
+        return snapshots;
+    }
+
+    /** Snapshots committed over all executions. */
+    public synchronized long committedSnapshotCount() {
+        return committedBefore + (current == null ? 0 : current.committedSnapshotCount());
+    }
+
+    public void cancel() {
+        result.cancel(false);
+        Job job = current();
+        if (job != null) {
+            job.cancel();
+        }
+    }
+
+    public void fail(Throwable cause) {
+        result.completeExceptionally(cause);
+        Job job = current();
+        if (job != null) {
+            job.fail(cause);
+        }
+    }
+
+    /** Called on the I/O thread with {@link #RESTART} and the snapshot messages. */
+    public void onControl(int fromMember, int kind, String text) {
+        if (kind != RESTART) {
+            if (snapshots != null) {
+                snapshots.onControl(fromMember, kind, text);
+            }
+            return;
+        }
+        String[] f = text.split(" ");
+        int a = Integer.parseInt(f[0]);
+        long snapshotId = Long.parseLong(f[1]);
+        int[] survivors = parseMembers(f[2]);
+        int[] writers = parseMembers(f[3]);
+        synchronized (this) {
+            if (a <= attempt || result.isDone()) {
+                return;
+            }
+            attempt = a;
+            members = survivors;
+        }
+        // At once, on this thread: the attempt's snapshot messages may come before the restart is done.
+        snapshots.startAttempt(a, survivors, snapshotId);
+        long receivedNanos = System.nanoTime();
+        recovery.execute(() -> restart(a, snapshotId, survivors, writers, receivedNanos));
+    }
+
+    /**
+     * A member was lost (called on the I/O thread). If the job runs on it: without a guarantee it
+     * fails; with one, the coordinator restarts it over the survivors.
+     */
+    public void onMemberLost(int member, String cause) {
+        int[] running;
+        int next;
+        synchronized (this) {
+            if (result.isDone() || Arrays.stream(members).noneMatch(m -> m == member)) {
+                return;
+            }
+            if (snapshots == null || current == null) {
+                String why = snapshots == null ? "it has no snapshots to restart from" : "it had not started";
+                fail(new IllegalStateException("member " + cluster.self() + ": job " + jobId + " failed because it lost " + cause
+                        + " (" + why + ")"));
+                return;
+            }
+            if (cluster.coordinator() != cluster.self()) {
+                return;
+            }
+            running = members;
+            next = attempt + 1;
+        }
+        int[] survivors = Arrays.stream(running).filter(m -> m == cluster.self() || cluster.lostCause(m) == null).toArray();
+        ClusterSnapshots.Committed committed = snapshots.committed();
+        String text = next + " " + committed.snapshotId() + " " + joined(survivors) + " "
+                + joined(committed.snapshotId() == SnapshotStore.NONE ? survivors : committed.writers());
+        cluster.log("job " + jobId + ": restarting as attempt " + next + " on members " + joined(survivors)
+                + (committed.snapshotId() == SnapshotStore.NONE ? " from the start (no snapshot committed yet)"
+                : " from snapshot " + committed.snapshotId()));
+        // This member first: its snapshots must be on the new attempt before the others report to it.
+        onControl(cluster.self(), RESTART, text);
+        for (int m : survivors) {
+            if (m != cluster.self()) {
+                cluster.sendControl(m, RESTART, jobId, text);
+            }
+        }
+    }
+
+    private void restart(int a, long snapshotId, int[] survivors, int[] writers, long receivedNanos) {
+        try {
+            Job old;
+            int oldAttempt;
+            synchronized (this) {
+                if (a != attempt) {
+                    return;
+                }
+                old = current;
+                oldAttempt = currentAttempt;
+            }
+            if (old == null) {
+                throw new IllegalStateException("it lost a member before it started here");
+            }
+            stop(old);
+            cluster.executionEnded(executionId(oldAttempt));
+            Dag dag = dags.get();
+            int position = Arrays.binarySearch(survivors, cluster.self());
+            long bytes = snapshotId == SnapshotStore.NONE ? 0
+                    : snapshots.store().gather(snapshotId, writers, survivors, partitionsOwned(dag, position, survivors.length))
+                            .get(GATHER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            synchronized (this) {
+                if (a != attempt || result.isDone()) {
+                    return;
+                }
+                committedBefore += old.committedSnapshotCount();
+                launch(dag, snapshotId);
+            }
+            listener.restarted(new Restart(a, snapshotId, survivors, bytes, System.nanoTime() - receivedNanos));
+        } catch (CancellationException superseded) {
+            // A newer attempt began while this one gathered: it does the restart.
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            fail(new IllegalStateException("member " + cluster.self() + ": job " + jobId + " could not restart as attempt " + a + ": " + cause, cause));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Cancels the execution being replaced and waits for its tasklets to stop. */
+    private static void stop(Job job) throws InterruptedException {
+        job.cancel();
+        try {
+            job.future().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (CancellationException | ExecutionException | TimeoutException e) {
+            // Cancelled as asked, or failed on the way: either way it is replaced.
+        }
+    }
+
+    /** The partitions this member will own in some vertex of {@code dag}, at {@code position} of {@code count} members. */
+    private int[] partitionsOwned(Dag dag, int position, int count) {
+        Partitioner partitioner = new Partitioner(engine.config().partitionCount());
+        TreeSet<Integer> owned = new TreeSet<>();
+        for (Vertex v : dag.vertices()) {
+            int parallelism = v.localParallelism() == Vertex.DEFAULT_PARALLELISM ? engine.config().cooperativeThreads() : v.localParallelism();
+            int[] owner = partitioner.ownerTable(count * parallelism);
+            for (int p = 0; p < owner.length; p++) {
+                if (owner[p] / parallelism == position) {
+                    owned.add(p);
+                }
+            }
+        }
+        return owned.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    public void close() {
+        recovery.shutdownNow();
+        if (snapshots != null) {
+            snapshots.close();
+        }
+        cluster.executionEnded(executionId(attempt()));
+        cluster.jobEnded(jobId);
+    }
+
+    private static String joined(int[] members) {
+        return Arrays.stream(members).mapToObj(Integer::toString).collect(Collectors.joining(","));
+    }
+
+    private static int[] parseMembers(String list) {
+        return Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+    }
+}
