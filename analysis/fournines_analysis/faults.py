@@ -15,6 +15,7 @@ of the run's timeline by their midpoint (`per_second`); a single member's log is
   [fault, end of the log) if it never recovered.
 """
 import dataclasses
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,7 +126,39 @@ def fault_blocks(info_fields: dict, log: LatencyLog, warmup_s: float, folder: Pa
         figure = around_fault_figure(log, r, f"{title}: {r.label}, {log.name} around the fault")
         blocks.append(Image(plots.save(figure, folder / "plots" / f"fault-{i}.png"),
                             f"{log.name} per interval around fault {i} ({r.label})"))
-    return blocks
+    return blocks + restart_blocks(folder)
+
+
+def restart_blocks(run_dir: Path) -> list[Block]:
+    """The engine's own record of each restart after a lost member (member.json's `recoveries`, one
+    per surviving member and restart); nothing if the job never restarted."""
+    rows = []
+    for folder in sorted(Path(run_dir).glob("member-*"), key=lambda p: int(p.name.split("-")[1])):
+        path = folder / "member.json"
+        if not path.is_file():
+            continue
+        recoveries = json.loads(path.read_text(encoding="utf-8")).get("recoveries") or []
+        if not isinstance(recoveries, list):
+            raise BadInput(path, f"recoveries must be a list; is {recoveries!r}", field="recoveries")
+        for i, r in enumerate(recoveries):
+            try:
+                snapshot = "none: from the start" if r["snapshot"] < 0 else str(r["snapshot"])
+                rows.append([folder.name, formatting.number(r["elapsed_s"], 3), str(r["attempt"]), snapshot,
+                             ", ".join(f"member-{m + 1}" for m in r["members"]), formatting.number0(r["state_bytes"]),
+                             f"{r['restart_ms']:,.1f} ms"])
+            except (KeyError, TypeError) as e:
+                raise BadInput(path, f"each restart needs elapsed_s, attempt, snapshot, members, state_bytes and "
+                               f"restart_ms; {e!r} in {r!r}", field=f"recoveries[{i}]") from None
+    if not rows:
+        return []
+    return [Paragraph("The job's restarts, as each surviving member recorded them: the coordinator restarted it "
+                      "from the latest committed snapshot on the members left; each gathered the state of the "
+                      "partitions it now owns (bytes) from whoever kept a copy. Restart took: from the "
+                      "coordinator's word to the job running again on that member (stop, gather, start); noticing "
+                      "the loss comes before it (a closed connection: at once; a frozen member: the failure "
+                      "timeout)."),
+            Table(["member", "at (s since its start)", "attempt", "from snapshot", "now on", "state gathered (bytes)",
+                   "restart took"], rows)]
 
 
 def around_fault_figure(log: LatencyLog, r: Recovery, title: str) -> Figure:

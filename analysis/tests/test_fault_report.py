@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from fournines_analysis.errors import BadInput
 from fournines_analysis.faults import fault_time_s, per_second, recoveries
 from fournines_analysis.hlog import read_hlog
 from fournines_analysis.report import write_report
@@ -115,3 +116,25 @@ def test_a_clusters_interleaved_member_intervals_are_summed_per_second(tmp_path)
     binned = per_second(log_of(run))
     assert binned.start_s.tolist() == [0, 1, 2, 3]
     assert binned.counts.sum(axis=1).tolist() == [1000] * 4
+
+
+def test_the_engines_restarts_are_listed_from_each_members_record(tmp_path):
+    run = write_run(tmp_path / "20261123T000000Z-q5-fault", [STEADY] * 21 + [SLOW] + [STEADY] * 3, [fault(20.5)],
+                    status="completed")
+    restart = {"type": "recovered", "elapsed_s": 20.61, "attempt": 1, "snapshot": 19, "members": [0, 2],
+               "state_bytes": 1441478, "restart_ms": 97.782}
+    for i, record in ((1, {"recoveries": [restart]}), (2, {}), (3, {"recoveries": [{**restart, "snapshot": -1}]})):
+        (run / f"member-{i}").mkdir()
+        (run / f"member-{i}" / "member.json").write_text(json.dumps(record))
+    text = write_report(run)[0].read_text()
+    assert "| member-1 | 20.610 | 1 | 19 | member-1, member-3 | 1,441,478 | 97.8 ms |" in text
+    assert "| member-3 | 20.610 | 1 | none: from the start | member-1, member-3 |" in text
+    assert "| member-2 |" not in text.split("## Faults")[1].split("\n## ")[0]
+
+
+def test_a_restart_record_missing_a_field_is_named(tmp_path):
+    run = write_run(tmp_path / "r", [STEADY] * 8, [fault(6.5)])
+    (run / "member-1").mkdir()
+    (run / "member-1" / "member.json").write_text(json.dumps({"recoveries": [{"attempt": 1}]}))
+    with pytest.raises(BadInput, match=r"recoveries\[0\].*elapsed_s"):
+        write_report(run)

@@ -243,7 +243,9 @@ class _Follow:
             if i == 0:
                 self.t0 = min(self.t0 or math.inf, time.time() - message.elapsed_s)
             if i == 0:
-                self.display.update(_cluster_progress(message, list(self.progress.values())))
+                # A member a fault took down sends no more lines: its last one is no longer the cluster's.
+                live = [p for j, p in self.progress.items() if not self.expected_gone(f"member-{j + 1}")]
+                self.display.update(_cluster_progress(message, live))
         elif isinstance(message, Done):
             self.done.add(i)
         else:

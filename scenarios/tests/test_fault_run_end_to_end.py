@@ -1,7 +1,9 @@
 """A real local cluster (3 member JVMs) with member-2 killed mid-run: the runner fires the fault,
-records it, and the run still leaves run.json and a report with a "Faults" section. Without a
-guarantee the engine cannot carry the job past a lost member yet, so the job fails; the report must
-say that the latency never recovered, and no member process may outlive the run."""
+records it, and the run leaves run.json and a report with a "Faults" section. Without a guarantee
+the job has no snapshot to restart from, so it fails and the report says the latency never
+recovered; with exactly-once snapshots the survivors restart it from the latest one and the run
+completes, its report showing the time to recover and the restarts. No member process may outlive
+either run."""
 import json
 import os
 from pathlib import Path
@@ -34,6 +36,25 @@ def test_a_killed_member_is_recorded_and_the_report_says_the_run_never_recovered
     report = (run_dir / "report.md").read_text()
     assert "## Faults" in report and "| kill member-2 |" in report and "never recovered" in report
     assert (run_dir / "plots" / "fault-1.png").is_file()
+    assert processes_in(run_dir) == []
+
+
+def test_with_snapshots_the_survivors_restart_the_job_and_the_run_completes(tmp_path):
+    scenario_text = SCENARIO.replace("name: fault-e2e", "name: fault-e2e-eo") + "guarantee: exactly-once\nsnapshot_interval_ms: 500\n"
+    (tmp_path / "fault-e2e-eo.yaml").write_text(scenario_text)
+    scenario, jar = prepare(str(tmp_path / "fault-e2e-eo.yaml"), parse_overrides([]))
+    exit_code = run(scenario, member_launcher(jar), profile=False, results_root=tmp_path / "results")
+    (run_dir,) = (tmp_path / "results").iterdir()
+    record = json.loads((run_dir / "run.json").read_text())
+    assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
+    for member in ("member-1", "member-3"):
+        (restart,) = json.loads((run_dir / member / "member.json").read_text())["recoveries"]
+        assert restart["attempt"] == 1 and restart["members"] == [0, 2] and restart["snapshot"] >= 1, restart
+    report = (run_dir / "report.md").read_text()
+    faults = report.split("## Faults")[1]
+    (row,) = [line for line in faults.splitlines() if line.startswith("| kill member-2 |")]
+    assert row.split(" | ")[3].endswith(" s"), row  # a time to recover, not "never recovered"
+    assert "| member-1 |" in faults and "| member-3 |" in faults  # the restarts table
     assert processes_in(run_dir) == []
 
 
