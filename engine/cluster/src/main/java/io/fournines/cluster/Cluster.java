@@ -36,8 +36,10 @@ import java.util.stream.IntStream;
  * This member's connections to the others: one TCP connection per member pair (the younger member
  * dials the older), authenticated by HMAC challenge-response over the shared secret, carrying
  * heartbeats, the distributed edges' packets and credit, and job control messages. A member that
- * closes its connection or stays silent for the failure timeout is lost for good (the member list
- * is static): the listener hears of it once.
+ * closes its connection or stays silent for the failure timeout is lost: the listener hears of it
+ * once. The member list is static, but a lost member's index may join again (its process started
+ * anew): the younger members dial it again until it answers, the older ones take its call, and
+ * the listener hears that it joined.
  */
 public final class Cluster implements AutoCloseable {
 
@@ -46,10 +48,16 @@ public final class Cluster implements AutoCloseable {
         void onControl(int fromMember, int kind, long jobId, String text);
 
         void onMemberLost(int member, String cause);
+
+        /** A member that was lost joined again (a new process with its index). */
+        default void onMemberJoined(int member) {
+        }
     }
 
     private static final int MAX_FRAME_BYTES = 64 << 20;
     private static final long DIAL_RETRY_MILLIS = 100;
+    /** How often a lost older member is dialed again. */
+    private static final long REDIAL_MILLIS = 500;
 
     private final ClusterConfig config;
     private final Listener listener;
@@ -192,13 +200,24 @@ public final class Cluster implements AutoCloseable {
         log.flush();
     }
 
-    /** A connection proved the secret and is {@code member}'s; false if that member already has one. */
+    /**
+     * A connection proved the secret and is {@code member}'s; false if that member already has a
+     * live one. A lost member's new connection replaces its old one: it joined again.
+     */
     boolean authenticated(int member, Channel channel) {
-        if (!channels.compareAndSet(member, null, channel)) {
+        Channel old = channels.get(member);
+        boolean rejoined = old != null && lost.get(member) != null;
+        if (old != null && !rejoined || !channels.compareAndSet(member, old, channel)) {
             return false;
         }
         lastHeardNanos.set(member, System.nanoTime());
-        joined.countDown();
+        if (rejoined) {
+            lost.set(member, null);
+            log("member " + member + " joined again");
+            listener.onMemberJoined(member);
+        } else {
+            joined.countDown();
+        }
         return true;
     }
 
@@ -268,7 +287,19 @@ public final class Cluster implements AutoCloseable {
             log("lost " + cause);
             snapshotStores.values().forEach(store -> store.memberLost(member));
             listener.onMemberLost(member, cause);
+            if (member < self()) {
+                group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
+            }
         }
+    }
+
+    /** Dials a lost older member until it is back (a younger member dials, so it is this one's call). */
+    private void redial(int member) {
+        if (closing || lost.get(member) == null) {
+            return;
+        }
+        dial(member, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REDIAL_MILLIS));
+        group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     // Used by the members' jobs and the member process.

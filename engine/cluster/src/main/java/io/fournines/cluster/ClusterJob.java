@@ -15,8 +15,9 @@ import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -29,8 +30,10 @@ import java.util.stream.IntStream;
  * member) tells the survivors to run a new attempt from the latest committed snapshot; each cancels
  * its execution, gathers the state of the partitions it will own from whoever keeps it, and starts
  * the job again over the survivors (the engine sees them as members 0..n-1). A job without a
- * guarantee has nothing to restart from: it fails, naming the member. {@link #result()} completes
- * when the job ends for good.
+ * guarantee has nothing to restart from: it fails, naming the member. A lost member that joins
+ * again is taken in the same way after {@code scaleOutDelay}: a restart from the latest snapshot on
+ * the members running it plus the one that joined, which gathers all its state from the others
+ * ({@link #joinRunning}). {@link #result()} completes when the job ends for good.
  */
 public final class ClusterJob {
 
@@ -38,6 +41,7 @@ public final class ClusterJob {
     public static final int RESTART = 24;
     private static final long STOP_WAIT_SECONDS = 5;
     private static final long GATHER_TIMEOUT_SECONDS = 60;
+    private static final long START_WAIT_SECONDS = 30;
 
     /** What a restart did, for the member's progress lines. */
     public record Restart(int attempt, long snapshotId, int[] members, long stateBytes, long restartNanos) {
@@ -55,7 +59,13 @@ public final class ClusterJob {
     /** Null without a guarantee. */
     private final ClusterSnapshots snapshots;
     private final CompletableFuture<Void> result = new CompletableFuture<>();
-    private final ExecutorService recovery;
+    /** Restarts run here, one at a time, off the I/O thread; and the delayed taking in of a member that joined. */
+    private final ScheduledExecutorService recovery;
+    private final Duration scaleOutDelay;
+    /** Open once {@link #start} gave the engine and the DAGs. */
+    private final CountDownLatch started = new CountDownLatch(1);
+    /** This member joined a job already running elsewhere: it starts at the restart that takes it in. */
+    private boolean joining;
     private Engine engine;
     private Supplier<Dag> dags;
     private Listener listener;
@@ -67,15 +77,20 @@ public final class ClusterJob {
     /** Snapshots committed by the executions before the current one. */
     private long committedBefore;
 
-    public ClusterJob(Cluster cluster, long jobId, ProcessingGuarantee guarantee, Duration snapshotInterval, int snapshotBackups) {
+    /**
+     * @param scaleOutDelay how long after a lost member joins again the job is restarted to take it in
+     */
+    public ClusterJob(Cluster cluster, long jobId, ProcessingGuarantee guarantee, Duration snapshotInterval, int snapshotBackups,
+                      Duration scaleOutDelay) {
         this.cluster = cluster;
+        this.scaleOutDelay = scaleOutDelay;
         this.jobId = jobId;
         this.guarantee = guarantee;
         this.snapshotInterval = snapshotInterval;
         this.members = IntStream.range(0, cluster.size()).toArray();
         this.snapshots = guarantee == ProcessingGuarantee.NONE ? null
                 : new ClusterSnapshots(cluster, jobId, snapshotBackups, snapshotInterval, members);
-        this.recovery = Executors.newSingleThreadExecutor(r -> {
+        this.recovery = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fournines-recovery-job-" + jobId);
             t.setDaemon(true);
             return t;
@@ -91,15 +106,28 @@ public final class ClusterJob {
         return jobId | ((long) a << 48);
     }
 
+    /** This member (a lost one, joined again) takes part in a job the others run: it waits for the coordinator's restart. */
+    public synchronized void joinRunning() {
+        joining = true;
+        // Not among the members until taken in: a loss before then is not this member's to act on.
+        members = new int[0];
+    }
+
     /**
      * Starts the first execution, on every member, with a DAG from {@code dags} (asked again for each
-     * restart, so no processor state outlives its execution).
+     * restart, so no processor state outlives its execution); on a member that is
+     * {@link #joinRunning joining}, nothing until the restart that takes it in.
      */
-    public synchronized Job start(Engine engine, Supplier<Dag> dags, Listener listener) {
-        this.engine = engine;
-        this.dags = dags;
-        this.listener = listener;
-        return launch(dags.get(), SnapshotStore.NONE);
+    public void start(Engine engine, Supplier<Dag> dags, Listener listener) {
+        synchronized (this) {
+            this.engine = engine;
+            this.dags = dags;
+            this.listener = listener;
+            if (!joining) {
+                launch(dags.get(), SnapshotStore.NONE);
+            }
+        }
+        started.countDown();
     }
 
     private synchronized Job launch(Dag dag, long restoreFrom) {
@@ -207,7 +235,6 @@ public final class ClusterJob {
      */
     public void onMemberLost(int member, String cause) {
         int[] running;
-        int next;
         synchronized (this) {
             if (result.isDone() || Arrays.stream(members).noneMatch(m -> m == member)) {
                 return;
@@ -218,22 +245,52 @@ public final class ClusterJob {
                         + " (" + why + ")"));
                 return;
             }
+            running = members;
+        }
+        restartOn(Arrays.stream(running).filter(m -> m == cluster.self() || cluster.lostCause(m) == null).toArray());
+    }
+
+    /**
+     * A lost member joined again (called on the I/O thread): the coordinator takes it in after the
+     * scale-out delay, running {@code beforeRestart} first (to tell the member what job it joins).
+     */
+    public void onMemberJoined(int member, Runnable beforeRestart) {
+        synchronized (this) {
+            if (result.isDone() || snapshots == null) {
+                return;
+            }
+        }
+        recovery.schedule(() -> {
+            int[] running;
+            synchronized (this) {
+                if (result.isDone() || cluster.lostCause(member) != null || Arrays.stream(members).anyMatch(m -> m == member)) {
+                    return;
+                }
+                running = members;
+            }
+            beforeRestart.run();
+            restartOn(IntStream.concat(Arrays.stream(running), IntStream.of(member)).sorted().toArray());
+        }, scaleOutDelay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** On the coordinator: tells {@code newMembers} to run the next attempt from the latest committed snapshot. */
+    private void restartOn(int[] newMembers) {
+        int next;
+        synchronized (this) {
             if (cluster.coordinator() != cluster.self()) {
                 return;
             }
-            running = members;
             next = attempt + 1;
         }
-        int[] survivors = Arrays.stream(running).filter(m -> m == cluster.self() || cluster.lostCause(m) == null).toArray();
         ClusterSnapshots.Committed committed = snapshots.committed();
-        String text = next + " " + committed.snapshotId() + " " + joined(survivors) + " "
-                + joined(committed.snapshotId() == SnapshotStore.NONE ? survivors : committed.writers());
-        cluster.log("job " + jobId + ": restarting as attempt " + next + " on members " + joined(survivors)
+        String text = next + " " + committed.snapshotId() + " " + joined(newMembers) + " "
+                + joined(committed.snapshotId() == SnapshotStore.NONE ? newMembers : committed.writers());
+        cluster.log("job " + jobId + ": restarting as attempt " + next + " on members " + joined(newMembers)
                 + (committed.snapshotId() == SnapshotStore.NONE ? " from the start (no snapshot committed yet)"
                 : " from snapshot " + committed.snapshotId()));
         // This member first: its snapshots must be on the new attempt before the others report to it.
         onControl(cluster.self(), RESTART, text);
-        for (int m : survivors) {
+        for (int m : newMembers) {
             if (m != cluster.self()) {
                 cluster.sendControl(m, RESTART, jobId, text);
             }
@@ -251,11 +308,12 @@ public final class ClusterJob {
                 old = current;
                 oldAttempt = currentAttempt;
             }
-            if (old == null) {
-                throw new IllegalStateException("it lost a member before it started here");
+            if (old != null) {
+                stop(old);
+                cluster.executionEnded(executionId(oldAttempt));
+            } else if (!isJoining() || !started.await(START_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("it was told to restart before it started here");
             }
-            stop(old);
-            cluster.executionEnded(executionId(oldAttempt));
             Dag dag = dags.get();
             int position = Arrays.binarySearch(survivors, cluster.self());
             long bytes = snapshotId == SnapshotStore.NONE ? 0
@@ -265,7 +323,7 @@ public final class ClusterJob {
                 if (a != attempt || result.isDone()) {
                     return;
                 }
-                committedBefore += old.committedSnapshotCount();
+                committedBefore += old == null ? 0 : old.committedSnapshotCount();
                 launch(dag, snapshotId);
             }
             listener.restarted(new Restart(a, snapshotId, survivors, bytes, System.nanoTime() - receivedNanos));
@@ -277,6 +335,10 @@ public final class ClusterJob {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private synchronized boolean isJoining() {
+        return joining;
     }
 
     /** Cancels the execution being replaced and waits for its tasklets to stop. */

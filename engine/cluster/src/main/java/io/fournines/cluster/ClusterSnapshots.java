@@ -93,7 +93,7 @@ public final class ClusterSnapshots implements AutoCloseable {
             attached.clear();
             allAttached = false;
         }
-        store.startAttempt(attempt);
+        store.startAttempt(attempt, members);
     }
 
     /** The latest committed snapshot ({@link SnapshotStore#NONE} if none) and the members that wrote it. */

@@ -13,11 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 
 /**
  * One job's snapshots on a member of a cluster: this member's chunks stay in its heap (the primary
  * copy) and each goes, as a binary frame over the member connections, to the next {@code backups}
- * live members in index order, which keep it and acknowledge it. A snapshot is replicated on this
+ * live members the job runs on, in index order, which keep it and acknowledge it. A snapshot is replicated on this
  * member once every frame it sent was acknowledged ({@link #whenReplicated}); the cluster commits
  * it only then, so a committed snapshot survives losing any {@code backups} members. Commits
  * apply to this member's copy and to the copies it keeps for others ({@link #copyOf}).
@@ -50,6 +51,8 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     private final Map<Integer, Long> copyBegun = new ConcurrentHashMap<>();
 
     private volatile int attempt;
+    /** The members the running attempt runs on: the only ones chunks go to. */
+    private volatile int[] members;
     private volatile int[] backupMembers = new int[0];
     private long sending = NONE;
     private long sentFrames;
@@ -66,11 +69,13 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         this.cluster = cluster;
         this.jobId = jobId;
         this.backups = backups;
+        this.members = IntStream.range(0, cluster.size()).toArray();
     }
 
-    /** The job restarts: frames of earlier attempts are ignored from now on. */
-    public synchronized void startAttempt(int attempt) {
+    /** The job restarts on {@code members}: frames of earlier attempts are ignored from now on. */
+    public synchronized void startAttempt(int attempt, int[] members) {
         this.attempt = attempt;
+        this.members = members.clone();
         sending = NONE;
         onReplicated = null;
         restored = null;
@@ -104,11 +109,13 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         }
     }
 
-    /** The next live members after this one, wrapping around: where this member's chunks go. */
+    /** The next live members of the attempt after this one, wrapping around: where this member's chunks go. */
     private int[] liveBackups() {
+        int[] running = members;
+        int self = Arrays.binarySearch(running, cluster.self());
         List<Integer> targets = new ArrayList<>();
-        for (int step = 1; step < cluster.size() && targets.size() < backups; step++) {
-            int m = (cluster.self() + step) % cluster.size();
+        for (int step = 1; step < running.length && targets.size() < backups; step++) {
+            int m = running[Math.floorMod(self + step, running.length)];
             if (cluster.lostCause(m) == null) {
                 targets.add(m);
             }
@@ -167,7 +174,13 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
             case CHUNK -> {
                 int partition = in.readInt();
                 String vertex = in.readCharSequence(in.readUnsignedShort(), StandardCharsets.UTF_8).toString();
-                copies.get(from).write(snapshotId, vertex, partition, bytes(in));
+                InMemorySnapshotStore copy = copies.get(from);
+                if (copy == null) {
+                    // Its BEGIN came before this store existed (this member was joining): no copy, so no acknowledgement.
+                    cluster.log("job " + jobId + ": ignoring a chunk of snapshot " + snapshotId + " from member " + from + " that was never begun here");
+                    return;
+                }
+                copy.write(snapshotId, vertex, partition, bytes(in));
                 acknowledge(from, frameAttempt, snapshotId);
             }
             case ACK -> acknowledged(frameAttempt, snapshotId);
@@ -216,9 +229,11 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         });
     }
 
+    /** This member's latest committed snapshot, or the one it gathered to restore from if newer (a member that joined has none of its own). */
     @Override
     public long latestCommitted() {
-        return own.latestCommitted();
+        InMemorySnapshotStore gathered = restored;
+        return gathered == null ? own.latestCommitted() : Math.max(own.latestCommitted(), gathered.latestCommitted());
     }
 
     /** The chunks the running attempt restores from: gathered from the cluster if it gathered any, else this member's own. */

@@ -7,6 +7,7 @@ import io.fournines.cluster.ClusterJob;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +33,8 @@ final class ClusterMember implements Cluster.Listener {
     static final int CANCEL = 3;
     static final int FAIL = 4;
     static final int FINISHED = 5;
+    /** Coordinator to a lost member that joined again: the job it is to take part in (text: as START's). */
+    static final int ADOPT = 6;
     /** Members start a job this long after the coordinator decides, so all have set it up by then. */
     private static final long START_DELAY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -39,6 +42,8 @@ final class ClusterMember implements Cluster.Listener {
     static final class JobState {
         final long id;
         final Path dir;
+        /** The START message's text: the start instant and the scenario, for a member that joins later. */
+        final String startText;
         volatile String state = "starting";
         volatile String cause;
         volatile MemberRun run;
@@ -47,9 +52,10 @@ final class ClusterMember implements Cluster.Listener {
         /** On the coordinator: how each member's part ended. */
         final Map<Integer, String> members = new ConcurrentHashMap<>();
 
-        JobState(long id, Path dir) {
+        JobState(long id, Path dir, String startText) {
             this.id = id;
             this.dir = dir;
+            this.startText = startText;
         }
     }
 
@@ -59,12 +65,17 @@ final class ClusterMember implements Cluster.Listener {
     private final Map<Long, JobState> jobs = new ConcurrentHashMap<>();
     private final AtomicLong jobCounter = new AtomicLong();
     private final int snapshotBackups;
+    private final Duration scaleOutDelay;
     private volatile Cluster cluster;
 
-    /** @param snapshotBackups how many other members keep a copy of this member's snapshot state */
-    ClusterMember(Path out, PrintStream stdout, PrintStream stderr, int snapshotBackups) {
+    /**
+     * @param snapshotBackups how many other members keep a copy of this member's snapshot state
+     * @param scaleOutDelay   how long after a lost member joins again its jobs take it in
+     */
+    ClusterMember(Path out, PrintStream stdout, PrintStream stderr, int snapshotBackups, Duration scaleOutDelay) {
         this.out = out;
         this.snapshotBackups = snapshotBackups;
+        this.scaleOutDelay = scaleOutDelay;
         this.stdout = stdout;
         this.stderr = stderr;
     }
@@ -119,7 +130,8 @@ final class ClusterMember implements Cluster.Listener {
         }
         switch (kind) {
             case SUBMIT -> plan(jobId, text);
-            case START -> start(jobId, text);
+            case START -> start(jobId, text, false);
+            case ADOPT -> start(jobId, text, true);
             case CANCEL -> {
                 JobState job = jobs.get(jobId);
                 if (job != null && job.run != null) {
@@ -130,7 +142,7 @@ final class ClusterMember implements Cluster.Listener {
             case FAIL -> {
                 JobState job = jobs.get(jobId);
                 if (job == null) {
-                    job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id)));
+                    job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id), null));
                 }
                 failLocally(job, text);
             }
@@ -164,7 +176,8 @@ final class ClusterMember implements Cluster.Listener {
         cluster.broadcastControl(START, jobId, startEpochNanos + "\n" + scenarioJson);
     }
 
-    private void start(long jobId, String text) {
+    /** Sets the job up here and runs it from its start instant; {@code joining}: a lost member joined again, the job runs already. */
+    private void start(long jobId, String text, boolean joining) {
         int newline = text.indexOf('\n');
         long startEpochNanos = Long.parseLong(text.substring(0, newline));
         Scenario scenario;
@@ -177,10 +190,14 @@ final class ClusterMember implements Cluster.Listener {
             cluster.broadcastControl(FAIL, jobId, "member " + cluster.self() + " cannot run job " + jobId + ": " + e.getMessage());
             return;
         }
-        JobState job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id)));
-        job.clusterJob = new ClusterJob(cluster, jobId, scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotBackups);
+        JobState job = jobs.computeIfAbsent(jobId, id -> new JobState(id, joining ? joinedDir(id) : out.resolve("job-" + id), text));
+        job.clusterJob = new ClusterJob(cluster, jobId, scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotBackups,
+                scaleOutDelay);
+        if (joining) {
+            job.clusterJob.joinRunning();
+        }
         MemberRun run = new MemberRun(scenario, job.dir, stdout,
-                new ClusterPart(job.clusterJob, cluster.self(), cluster.size(), startEpochNanos, copy), null);
+                new ClusterPart(job.clusterJob, cluster.self(), cluster.size(), startEpochNanos, copy, joining), null);
         job.run = run;
         if (job.cause != null) {
             run.fail(new IllegalStateException(job.cause));
@@ -231,6 +248,34 @@ final class ClusterMember implements Cluster.Listener {
         }
     }
 
+    /**
+     * Where a member that joined a running job writes: beside the files its lost predecessor wrote
+     * (this member's folder is the same), so that neither overwrites the other.
+     */
+    private Path joinedDir(long jobId) {
+        Path jobDir = out.resolve("job-" + jobId);
+        for (int n = 1; ; n++) {
+            Path dir = jobDir.resolve("joined-" + n);
+            if (!Files.exists(dir)) {
+                return dir;
+            }
+        }
+    }
+
+    /** On the coordinator: a lost member is back; each job with snapshots takes it in after the scale-out delay. */
+    @Override
+    public void onMemberJoined(int member) {
+        if (cluster.coordinator() != cluster.self()) {
+            return;
+        }
+        for (JobState job : jobs.values()) {
+            ClusterJob clusterJob = job.clusterJob;
+            if (job.state.equals("running") && clusterJob != null && job.startText != null) {
+                clusterJob.onMemberJoined(member, () -> cluster.sendControl(member, ADOPT, job.id, job.startText));
+            }
+        }
+    }
+
     @Override
     public void onMemberLost(int member, String cause) {
         Cluster c = cluster;
@@ -262,7 +307,8 @@ final class ClusterMember implements Cluster.Listener {
         }
     }
 
-    private static long epochNanos() {
+    /** Now, as nanoseconds since the epoch: the clock start instants are given on. */
+    static long epochNanos() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }

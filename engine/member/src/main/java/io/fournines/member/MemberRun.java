@@ -147,7 +147,9 @@ final class MemberRun {
      */
     int run(PrintStream err) throws IOException, InterruptedException {
         Files.createDirectories(dir);
-        long warmupMillis = Math.round(scenario.warmupSeconds() * 1_000);
+        // A member that joined a running job keeps the job's timeline: what is left of the warm-up, the same end.
+        long lateNanos = cluster != null && cluster.joined() ? Math.max(0, ClusterMember.epochNanos() - cluster.startEpochNanos()) : 0;
+        long warmupMillis = Math.max(0, Math.round(scenario.warmupSeconds() * 1_000) - lateNanos / 1_000_000);
         try (LatencyLogs logs = LatencyLogs.startUnticked(warmupMillis);
              Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(scenario.threads()));
              PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
@@ -165,10 +167,11 @@ final class MemberRun {
             } else {
                 dags = () -> generatorDag(latency, logs);
             }
-            t0Nanos = System.nanoTime();
+            t0Nanos = System.nanoTime() - lateNanos;
             CompletableFuture<Void> ended;
             if (cluster != null) {
-                job = cluster.job().start(engine, dags, this::restarted);
+                cluster.job().start(engine, dags, this::restarted);
+                job = cluster.job().current();
                 ended = cluster.job().result();
             } else {
                 job = engine.newJob(dags.get(), jobConfig(), null);

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -61,6 +62,10 @@ final class ServeCommand implements Callable<Integer> {
             description = "other members that keep a copy of each member's snapshot state, for jobs with a guarantee (default: ${DEFAULT-VALUE})")
     int snapshotBackups;
 
+    @Option(names = "--scale-out-delay-ms", defaultValue = "2000",
+            description = "how long after a lost member joins again a job with snapshots is restarted to take it in (default: ${DEFAULT-VALUE})")
+    long scaleOutDelayMillis;
+
     @Override
     public Integer call() throws Exception {
         ClusterConfig config;
@@ -77,7 +82,11 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("member: --snapshot-backups must be 0 or more; is " + snapshotBackups);
             return 2;
         }
-        ClusterMember member = new ClusterMember(out, System.out, System.err, snapshotBackups);
+        if (scaleOutDelayMillis < 0) {
+            System.err.println("member: --scale-out-delay-ms must be 0 or more; is " + scaleOutDelayMillis);
+            return 2;
+        }
+        ClusterMember member = new ClusterMember(out, System.out, System.err, snapshotBackups, Duration.ofMillis(scaleOutDelayMillis));
         Cluster cluster;
         try {
             cluster = Cluster.join(config, member, System.err);

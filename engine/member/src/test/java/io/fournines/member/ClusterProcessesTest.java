@@ -49,10 +49,14 @@ class ClusterProcessesTest {
     }
 
     private Process start(String name, List<String> jvmFlags, String... args) throws IOException {
+        return start(name, jvmFlags, List.of(args));
+    }
+
+    private Process start(String name, List<String> jvmFlags, List<String> args) throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx192m", "-XX:+UseSerialGC"));
         command.addAll(jvmFlags);
         command.addAll(List.of("-cp", System.getProperty("java.class.path")));
-        command.addAll(List.of(args));
+        command.addAll(args);
         Process p = new ProcessBuilder(command).redirectOutput(dir.resolve(name + ".out").toFile())
                 .redirectError(dir.resolve(name + ".err").toFile()).start();
         processes.put(name, p);
@@ -105,7 +109,6 @@ class ClusterProcessesTest {
     private List<Process> startThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags, String guarantee, double rate,
                                      String freezeMember2At) throws Exception {
         String members = freeAddresses(3);
-        Path secret = secretFile(SECRET);
         // What an earlier run in this test left: its published results and its members' end markers.
         if (Files.exists(dir.resolve("published"))) {
             try (Stream<Path> files = Files.list(dir.resolve("published"))) {
@@ -117,13 +120,23 @@ class ClusterProcessesTest {
         for (int m = 0; m < 3; m++) {
             Files.deleteIfExists(dir.resolve("done-" + m));
         }
+        this.members = members;
         List<Process> started = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
-            String delay = m == 2 ? Long.toString(slowMemberDelayMicros) : "0";
-            started.add(start("driver-" + m, jvmFlags, ClusterQueryDriver.class.getName(), Integer.toString(m), members, secret.toString(), query,
-                    Long.toString(events), dir.toString(), delay, guarantee, Double.toString(rate), m == 2 ? freezeMember2At : "never"));
+            started.add(start("driver-" + m, jvmFlags, driverArgs(m, query, events, m == 2 ? slowMemberDelayMicros : 0, guarantee, rate,
+                    m == 2 ? freezeMember2At : "never", false)));
         }
         return started;
+    }
+
+    /** The cluster the latest {@link #startThree} started. */
+    private String members;
+
+    private String[] driverArgs(int member, String query, long events, long sinkDelayMicros, String guarantee, double rate, String freezeAt,
+                                boolean joining) throws IOException {
+        return new String[] {ClusterQueryDriver.class.getName(), Integer.toString(member), members, secretFile(SECRET).toString(), query,
+                Long.toString(events), dir.toString(), Long.toString(sinkDelayMicros), guarantee, Double.toString(rate), freezeAt,
+                Boolean.toString(joining)};
     }
 
     /** The members end, each with exit 0. */
@@ -131,14 +144,17 @@ class ClusterProcessesTest {
         for (int m : members) {
             assertThat(started.get(m).waitFor(90, TimeUnit.SECONDS)).as("member %d ended", m).isTrue();
         }
-        // Every member's log: the first to fail is not always the one checked first.
-        String logs = IntStream.range(0, 3).mapToObj(m -> {
-            try {
-                return "member " + m + ":\n" + log("driver-" + m);
-            } catch (IOException e) {
-                return "member " + m + ": no log (" + e + ")";
-            }
-        }).collect(Collectors.joining("\n"));
+        // Every member process's log: the first to fail is not always the one checked first.
+        String logs;
+        try (Stream<Path> files = Files.list(dir)) {
+            logs = files.filter(f -> f.getFileName().toString().matches("driver-.*\\.err")).sorted().map(f -> {
+                try {
+                    return f.getFileName() + ":\n" + Files.readString(f);
+                } catch (IOException e) {
+                    return f.getFileName() + ": unreadable (" + e + ")";
+                }
+            }).collect(Collectors.joining("\n"));
+        }
         for (int m : members) {
             assertThat(started.get(m).exitValue()).as("member %d exit; the logs:%n%s", m, logs).isZero();
         }
@@ -225,6 +241,31 @@ class ClusterProcessesTest {
         } else {
             assertNothingLost(output, expected);
         }
+    }
+
+    /**
+     * Scale-out: member 2 is killed, the job restarts on members 0 and 1; member 2 is started again,
+     * joins, and after the scale-out delay the job restarts on all three from the latest snapshot,
+     * member 2 gathering all its state from the others. The output still equals a fault-free run's.
+     */
+    @Test
+    void aKilledMemberStartedAgainIsTakenBackIntoTheJob() throws Exception {
+        long events = 300_000;
+        List<String> expected = ClusterQueryDriver.runAlone("count", events);
+        // 15 s at 20 000/s: time for member 2's new JVM to start and join while the job still runs.
+        List<Process> started = startThree("count", events, 0, List.of(), "EXACTLY_ONCE", 20_000, "processing:300");
+        await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS).until(() -> Files.exists(dir.resolve("frozen-2")));
+        started.get(2).destroyForcibly();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> log("driver-0").contains("restarting as attempt 1 on members 0,1"));
+
+        Process again = start("driver-2-again", List.of(), driverArgs(2, "count", events, 0, "EXACTLY_ONCE", 20_000, "never", true));
+        awaitSuccess(List.of(started.get(0), started.get(1), again), List.of(0, 1, 2));
+        assertThat(log("driver-0")).contains("member 2 joined again").contains("restarting as attempt 2 on members 0,1,2");
+        assertThat(log("driver-2-again")).contains("restarted: attempt 2 from snapshot");
+        for (int m = 0; m < 3; m++) {
+            assertThat(metrics(m).get("job.attempt")).as("attempt member %d ran last", m).isEqualTo(2);
+        }
+        assertThat(TransactionalFileSinkP.published(dir.resolve("published"))).isEqualTo(expected);
     }
 
     private static final Pattern WINDOW_RESULT = Pattern.compile("KeyedWindowResult\\[start=(-?\\d+), end=(-?\\d+), key=(\\d+), result=(\\d+)]");

@@ -46,9 +46,10 @@ import java.util.stream.Collectors;
  * <p>With a guarantee, the cluster takes snapshots every {@link #SNAPSHOT_INTERVAL}, replicated to
  * one backup; the results go through a {@link TransactionalFileSinkP} into OUT_DIR/published, which
  * outlives a killed member, and a lost member restarts the job on the survivors. FREEZE_AT makes
- * this member stop dead at one moment (see {@link FreezePoint}) for the test to kill it there.
+ * this member stop dead at one moment (see {@link FreezePoint}) for the test to kill it there;
+ * JOINING=true makes it a lost member started again, taken into the running job.
  *
- * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS [GUARANTEE [RATE [FREEZE_AT]]]]
+ * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS [GUARANTEE [RATE [FREEZE_AT [JOINING]]]]]
  */
 public final class ClusterQueryDriver {
 
@@ -57,6 +58,7 @@ public final class ClusterQueryDriver {
     static final QueryParameters PARAMETERS = QueryParameters.defaults().withWindow(2_000, 500);
     static final double DEFAULT_RATE = 500_000;
     private static final long JOB_ID = 1;
+    static final Duration SCALE_OUT_DELAY = Duration.ofMillis(500);
 
     public static void main(String[] args) throws Exception {
         int index = Integer.parseInt(args[0]);
@@ -69,6 +71,7 @@ public final class ClusterQueryDriver {
         ProcessingGuarantee guarantee = args.length > 7 ? ProcessingGuarantee.valueOf(args[7]) : ProcessingGuarantee.NONE;
         double rate = args.length > 8 ? Double.parseDouble(args[8]) : DEFAULT_RATE;
         FreezePoint freeze = FreezePoint.parse(args.length > 9 ? args[9] : "never", out.resolve("frozen-" + index));
+        boolean joining = args.length > 10 && Boolean.parseBoolean(args[10]);
         ClusterJob[] job = new ClusterJob[1];
         // Messages that came before this member set its job up (a faster coordinator), replayed in order.
         List<Runnable> early = new ArrayList<>();
@@ -94,6 +97,15 @@ public final class ClusterQueryDriver {
                     }
                 }
             }
+
+            @Override
+            public void onMemberJoined(int member) {
+                synchronized (early) {
+                    if (job[0] != null) {
+                        job[0].onMemberJoined(member, () -> { });
+                    }
+                }
+            }
         };
         ClusterConfig config = new ClusterConfig(members, index, secret, 100, 2_000, 30_000);
         List<Object> results = Collections.synchronizedList(new ArrayList<>());
@@ -115,7 +127,10 @@ public final class ClusterQueryDriver {
             });
             lagSampler.setDaemon(true);
             lagSampler.start();
-            ClusterJob created = new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, 1);
+            ClusterJob created = new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, 1, SCALE_OUT_DELAY);
+            if (joining) {
+                created.joinRunning();
+            }
             synchronized (early) {
                 job[0] = created;
                 early.forEach(Runnable::run);
@@ -130,7 +145,8 @@ public final class ClusterQueryDriver {
                 exit = 1;
             }
             lagSampler.interrupt();
-            Files.writeString(out.resolve("metrics-" + index + ".txt"), created.current().metrics().entrySet().stream()
+            Map<String, Long> metrics = created.current() == null ? Map.of() : created.current().metrics();
+            Files.writeString(out.resolve("metrics-" + index + ".txt"), metrics.entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")) + "\nsource.maxLagNanos=" + maxLagNanos[0]
                     + "\njob.snapshotsCommitted=" + created.committedSnapshotCount() + "\njob.attempt=" + created.attempt() + "\n");
             Files.write(out.resolve("results-" + index + ".txt"), results.stream().map(Object::toString).sorted().toList());

@@ -82,7 +82,8 @@ public final class RunSampler {
      * @return true when woken before the end
      */
     public boolean everySecondUntil(long endNanos, LatencyLogs logs, CountDownLatch wake) throws InterruptedException {
-        for (long tick = 1; ; tick = Math.max(tick + 1, (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1)) {
+        // From the next whole second since t0: a member that joined late starts on the run's timeline.
+        for (long tick = (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1; ; tick = Math.max(tick + 1, (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1)) {
             long due = Math.min(t0Nanos + tick * NANOS_PER_SECOND, endNanos);
             if (wake.await(due - System.nanoTime(), TimeUnit.NANOSECONDS)) {
                 return true;
