@@ -1,7 +1,9 @@
 """Merges the members' result files (member-<i>/) into the run's own, so run.json and the report see
 the cluster as one: latency logs are the union of every member's intervals (each rebased onto the
-first member's start time), throughput and CPU are summed per sample, and member.json sums the
-counts. The member folders stay, for the report's per-member figures.
+first member's start time), throughput and CPU are summed per second, and member.json sums the
+counts. A member a fault restarted and that joined the running job again wrote into
+member-<i>/joined-<n>/: those files count as well. The member folders stay, for the report's
+per-member figures.
 """
 import json
 import re
@@ -16,25 +18,26 @@ _INTERVAL = re.compile(r"^(Tag=[^,]*,)?([0-9.]+)(,.*)$")
 
 
 def merge_members(run_dir: Path, members: list[Path]) -> None:
-    present = [m for m in members if (m / "member.json").is_file()]
+    processes = [p for m in members for p in [m, *sorted(m.glob("joined-*"), key=lambda j: int(j.name.split("-")[1]))]]
+    present = [p for p in processes if (p / "member.json").is_file()]
     if present:
-        _merge_member_json(run_dir / "member.json", present)
+        _merge_member_json(run_dir / "member.json", present, len(members))
     for name in ("latency.hlog", "completion.hlog"):
-        logs = [m / name for m in members if (m / name).is_file()]
+        logs = [p / name for p in processes if (p / name).is_file()]
         if logs:
             _merge_hlogs(run_dir / name, logs)
-    _sum_csv(run_dir / "throughput.csv", [m / "throughput.csv" for m in members], ("events", "events_per_s"))
-    _sum_csv(run_dir / "cpu.csv", [m / "cpu.csv" for m in members], ("cpu_seconds",))
+    _sum_csv(run_dir / "throughput.csv", [p / "throughput.csv" for p in processes], ("events",), ("events_per_s",))
+    _sum_csv(run_dir / "cpu.csv", [p / "cpu.csv" for p in processes], ("cpu_seconds",), ())
 
 
-def _merge_member_json(target: Path, members: list[Path]) -> None:
-    reports = [json.loads((m / "member.json").read_text(encoding="utf-8")) for m in members]
+def _merge_member_json(target: Path, processes: list[Path], members: int) -> None:
+    reports = [json.loads((p / "member.json").read_text(encoding="utf-8")) for p in processes]
     merged = {k: v for k, v in reports[0].items() if k != "member"}
     for name in SUMMED:
         values = [r[name] for r in reports if isinstance(r.get(name), (int, float))]
         if values:
             merged[name] = sum(values)
-    merged["members"] = len(members)
+    merged["members"] = members
     target.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
 
 
@@ -59,9 +62,12 @@ def _merge_hlogs(target: Path, logs: list[Path]) -> None:
     target.write_text("\n".join(header + [text for _, text in intervals]) + "\n", encoding="utf-8")
 
 
-def _sum_csv(target: Path, files: list[Path], summed: tuple[str, ...]) -> None:
-    """Row k of the result: the first member's time, the sum of every member's row k (rows are the
-    members' once-a-second samples, all on one schedule)."""
+def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates: tuple[str, ...]) -> None:
+    """A row per sample of the first member (it runs from start to end: no fault may target it), with
+    every member's figures of the same second added (samples are once a second on the run's
+    timeline): a cumulative column takes the member's latest value at or before that second, so a
+    member a fault killed keeps what it did and one that joined later adds from when it started; a
+    rate column takes the member's sample of that second, or nothing."""
     tables = []
     for f in files:
         if f.is_file():
@@ -69,14 +75,23 @@ def _sum_csv(target: Path, files: list[Path], summed: tuple[str, ...]) -> None:
             tables.append((lines[0].split(","), [row.split(",") for row in lines[1:] if row]))
     if not tables:
         return
-    columns = tables[0][0]
-    rows = min(len(t[1]) for t in tables)
+    columns, first_rows = tables[0]
     out = [",".join(columns)]
-    for k in range(rows):
-        row = list(tables[0][1][k])
+    for row in first_rows:
+        second = round(float(row[0]))
+        summed = list(row)
         for c, name in enumerate(columns):
-            if name in summed:
-                total = sum(float(t[1][k][c]) for t in tables)
-                row[c] = str(int(total)) if name == "events" else f"{total:.3f}"
-        out.append(",".join(row))
+            if name in cumulative or name in rates:
+                total = sum(_value_at(rows, second, c, name in cumulative) for _, rows in tables)
+                summed[c] = str(int(total)) if name == "events" else f"{total:.3f}"
+        out.append(",".join(summed))
     target.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def _value_at(rows: list[list[str]], second: int, column: int, cumulative: bool) -> float:
+    """One member's figure for `second`: its latest value at or before it (cumulative), or its sample of it."""
+    if cumulative:
+        earlier = [float(r[column]) for r in rows if round(float(r[0])) <= second]
+        return earlier[-1] if earlier else 0.0
+    same = [float(r[column]) for r in rows if round(float(r[0])) == second]
+    return same[0] if same else 0.0

@@ -57,3 +57,15 @@ def test_the_progress_line_speaks_for_the_whole_cluster():
     first = Progress(5.0, "measure", 30_000, 10_000, 800, 900, 0.5)
     others = [Progress(5.0, "measure", 30_000, 9_000, None, None, 2.0), Progress(4.9, "measure", 30_000, 11_000, 1_200, 1_300, 0.1)]
     assert _cluster_progress(first, [first, *others]) == Progress(5.0, "measure", 30_000, 30_000, 1_200, 1_300, 2.0)
+
+
+def test_a_killed_member_keeps_its_count_and_one_that_joined_again_adds_its_own(tmp_path):
+    _member(tmp_path / "member-1", 100, 1000.0, "0.000,1.000,1.0,AAA\n", "1.0,10,10.0\n2.0,20,10.0\n3.0,30,10.0\n4.0,40,10.0\n")
+    _member(tmp_path / "member-2", 50, 1000.0, "0.000,1.000,1.0,BBB\n", "1.0,10,10.0\n")  # killed after its first second
+    _member(tmp_path / "member-2" / "joined-1", 30, 1002.5, "0.000,1.000,1.0,CCC\n", "3.0,7,7.0\n4.0,15,8.0\n")
+    merge_members(tmp_path, [tmp_path / "member-1", tmp_path / "member-2"])
+    assert (tmp_path / "throughput.csv").read_text().splitlines() == [
+        "time_s,events,events_per_s", "1.0,20,20.000", "2.0,30,10.000", "3.0,47,17.000", "4.0,65,18.000"]
+    merged = json.loads((tmp_path / "member.json").read_text())
+    assert (merged["events_generated"], merged["members"]) == (180, 2)
+    assert (tmp_path / "latency.hlog").read_text().splitlines()[-1] == "2.500,1.000,1.0,CCC"

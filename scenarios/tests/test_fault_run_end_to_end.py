@@ -2,8 +2,8 @@
 records it, and the run leaves run.json and a report with a "Faults" section. Without a guarantee
 the job has no snapshot to restart from, so it fails and the report says the latency never
 recovered; with exactly-once snapshots the survivors restart it from the latest one and the run
-completes, its report showing the time to recover and the restarts. No member process may outlive
-either run."""
+completes, its report showing the time to recover and the restarts; and a member restarted by a
+fault joins again and is taken back into the job. No member process may outlive any run."""
 import json
 import os
 from pathlib import Path
@@ -55,6 +55,23 @@ def test_with_snapshots_the_survivors_restart_the_job_and_the_run_completes(tmp_
     (row,) = [line for line in faults.splitlines() if line.startswith("| kill member-2 |")]
     assert row.split(" | ")[3].endswith(" s"), row  # a time to recover, not "never recovered"
     assert "| member-1 |" in faults and "| member-3 |" in faults  # the restarts table
+    assert processes_in(run_dir) == []
+
+
+def test_a_restarted_member_is_taken_back_into_the_job(tmp_path):
+    scenario_text = (SCENARIO.replace("name: fault-e2e", "name: fault-e2e-rejoin")
+                     .replace("{at: 6s, action: kill, target: member-2}", "{at: 5s, action: restart, target: member-2, duration: 1s}")
+                     .replace("duration: 12s", "duration: 16s") + "guarantee: exactly-once\nsnapshot_interval_ms: 500\n")
+    (tmp_path / "fault-e2e-rejoin.yaml").write_text(scenario_text)
+    scenario, jar = prepare(str(tmp_path / "fault-e2e-rejoin.yaml"), parse_overrides([]))
+    exit_code = run(scenario, member_launcher(jar), profile=False, results_root=tmp_path / "results")
+    (run_dir,) = (tmp_path / "results").iterdir()
+    record = json.loads((run_dir / "run.json").read_text())
+    assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
+    first = json.loads((run_dir / "member-1" / "member.json").read_text())["recoveries"]
+    assert [(r["attempt"], r["members"]) for r in first] == [(1, [0, 2]), (2, [0, 1, 2])]
+    (joined,) = json.loads((run_dir / "member-2" / "joined-1" / "member.json").read_text())["recoveries"]
+    assert (joined["attempt"], joined["members"]) == (2, [0, 1, 2]) and joined["state_bytes"] > 0
     assert processes_in(run_dir) == []
 
 
