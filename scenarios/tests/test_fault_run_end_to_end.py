@@ -22,12 +22,20 @@ duration: 12s
 """
 
 
-def test_a_killed_member_is_recorded_and_the_report_says_the_run_never_recovered(tmp_path):
-    (tmp_path / "fault-e2e.yaml").write_text(SCENARIO)
-    scenario, jar = prepare(str(tmp_path / "fault-e2e.yaml"), parse_overrides([]))
+SNAPSHOTS = "guarantee: exactly-once\nsnapshot_interval_ms: 500\n"
+
+
+def run_scenario(tmp_path: Path, text: str) -> tuple[int, Path, dict]:
+    """Runs the scenario `text` into tmp_path/results: the runner's exit code, the run's folder, its run.json."""
+    (tmp_path / "scenario.yaml").write_text(text)
+    scenario, jar = prepare(str(tmp_path / "scenario.yaml"), parse_overrides([]))
     exit_code = run(scenario, member_launcher(jar), profile=False, results_root=tmp_path / "results")
     (run_dir,) = (tmp_path / "results").iterdir()
-    record = json.loads((run_dir / "run.json").read_text())
+    return exit_code, run_dir, json.loads((run_dir / "run.json").read_text())
+
+
+def test_a_killed_member_is_recorded_and_the_report_says_the_run_never_recovered(tmp_path):
+    exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO)
     (fault,) = record["faults_injected"]
     assert (fault["action"], fault["target"], fault["at_s"]) == ("kill", "member-2", 6.0)
     assert 6.0 <= fault["since_load_start_s"] < 7.0
@@ -40,12 +48,7 @@ def test_a_killed_member_is_recorded_and_the_report_says_the_run_never_recovered
 
 
 def test_with_snapshots_the_survivors_restart_the_job_and_the_run_completes(tmp_path):
-    scenario_text = SCENARIO.replace("name: fault-e2e", "name: fault-e2e-eo") + "guarantee: exactly-once\nsnapshot_interval_ms: 500\n"
-    (tmp_path / "fault-e2e-eo.yaml").write_text(scenario_text)
-    scenario, jar = prepare(str(tmp_path / "fault-e2e-eo.yaml"), parse_overrides([]))
-    exit_code = run(scenario, member_launcher(jar), profile=False, results_root=tmp_path / "results")
-    (run_dir,) = (tmp_path / "results").iterdir()
-    record = json.loads((run_dir / "run.json").read_text())
+    exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO + SNAPSHOTS)
     assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
     for member in ("member-1", "member-3"):
         (restart,) = json.loads((run_dir / member / "member.json").read_text())["recoveries"]
@@ -59,14 +62,10 @@ def test_with_snapshots_the_survivors_restart_the_job_and_the_run_completes(tmp_
 
 
 def test_a_restarted_member_is_taken_back_into_the_job(tmp_path):
-    scenario_text = (SCENARIO.replace("name: fault-e2e", "name: fault-e2e-rejoin")
-                     .replace("{at: 6s, action: kill, target: member-2}", "{at: 5s, action: restart, target: member-2, duration: 1s}")
-                     .replace("duration: 12s", "duration: 16s") + "guarantee: exactly-once\nsnapshot_interval_ms: 500\n")
-    (tmp_path / "fault-e2e-rejoin.yaml").write_text(scenario_text)
-    scenario, jar = prepare(str(tmp_path / "fault-e2e-rejoin.yaml"), parse_overrides([]))
-    exit_code = run(scenario, member_launcher(jar), profile=False, results_root=tmp_path / "results")
-    (run_dir,) = (tmp_path / "results").iterdir()
-    record = json.loads((run_dir / "run.json").read_text())
+    # Started again 1 s after the kill, the member needs a JVM start, the join and the 2 s scale-out delay: 16 s is room for that.
+    exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO.replace(
+        "{at: 6s, action: kill, target: member-2}", "{at: 5s, action: restart, target: member-2, duration: 1s}")
+        .replace("duration: 12s", "duration: 16s") + SNAPSHOTS)
     assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
     first = json.loads((run_dir / "member-1" / "member.json").read_text())["recoveries"]
     assert [(r["attempt"], r["members"]) for r in first] == [(1, [0, 2]), (2, [0, 1, 2])]

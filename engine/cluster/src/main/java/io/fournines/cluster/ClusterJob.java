@@ -130,7 +130,7 @@ public final class ClusterJob {
         started.countDown();
     }
 
-    private synchronized Job launch(Dag dag, long restoreFrom) {
+    private synchronized void launch(Dag dag, long restoreFrom) {
         JobConfig config = snapshots == null ? JobConfig.defaults()
                 : new JobConfig(guarantee, snapshotInterval, snapshots.store(), restoreFrom);
         Job job = engine.newJob(dag, config, cluster.jobNetwork(executionId(attempt), members));
@@ -141,7 +141,6 @@ public final class ClusterJob {
         if (snapshots != null) {
             snapshots.attach(job);
         }
-        return job;
     }
 
     /** An execution ended: unless a restart replaces it, so does the job. */
@@ -171,11 +170,6 @@ public final class ClusterJob {
     /** Restarts so far. */
     public synchronized int attempt() {
         return attempt;
-    }
-
-    /** The members the running execution runs on. */
-    public synchronized int[] members() {
-        return members.clone();
     }
 
     public ClusterSnapshots snapshots() {
