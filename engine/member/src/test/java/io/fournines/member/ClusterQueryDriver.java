@@ -15,6 +15,11 @@ import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
 import io.fournines.engine.pipeline.StreamSourceStage;
 import io.fournines.engine.pipeline.StreamStage;
+import io.fournines.engine.kafka.DeadLetters;
+import io.fournines.engine.kafka.KafkaSourceOptions;
+import io.fournines.engine.kafka.KafkaSources;
+import io.fournines.engine.pipeline.StreamSource;
+import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.nexmark.generator.GeneratorConfig;
@@ -22,8 +27,10 @@ import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.query.QueryParameters;
 import io.fournines.nexmark.query.Queries;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +64,7 @@ public final class ClusterQueryDriver {
     static final Duration SNAPSHOT_INTERVAL = Duration.ofMillis(40);
     static final QueryParameters PARAMETERS = QueryParameters.defaults().withWindow(2_000, 500);
     static final double DEFAULT_RATE = 500_000;
+    static final String KAFKA_TOPIC = "numbers";
     private static final long JOB_ID = 1;
     static final Duration SCALE_OUT_DELAY = Duration.ofMillis(500);
 
@@ -175,17 +183,20 @@ public final class ClusterQueryDriver {
      * event time from the generator, not the schedule, into {@code sink}; or "flood": n numbers keyed
      * by n % 1000 through a keyed stateful map, so two thirds of all items cross members (for the
      * flow-control test); or "count": n numbers counted by n % 1000 in the query's sliding windows
-     * (an aggregate whose at-least-once replays show as higher counts).
+     * (an aggregate whose at-least-once replays show as higher counts); or "kafka-count": the same
+     * count over the numbers in a Kafka topic (a streaming job: it never ends by itself).
      */
     static Pipeline pipeline(String query, long events, double rate, Sink<Object> sink, ScheduleMonitor monitor) {
         Pipeline p = Pipeline.create().localPreAggregation(Boolean.parseBoolean(System.getProperty("fournines.localPreAggregation", "true")));
+        if (query.equals("kafka-count")) {
+            countNumbers(p.readFrom(kafkaNumbers()).withTimestamps(n -> n / 100, 0)).writeTo(sink);
+            return p;
+        }
         if (query.equals("flood") || query.equals("count")) {
             StreamSourceStage<Long> numbers = p.readFrom(Sources.<Long>generator(rate, events, (seq, scheduledNanos) -> seq, monitor));
             StreamStage<?> out = query.equals("flood")
                     ? numbers.withoutTimestamps().groupingKey(n -> n % 1_000).mapStateful(() -> new long[1], (count, key, n) -> key + ":" + ++count[0])
-                    // 100 numbers a millisecond of event time
-                    : numbers.withTimestamps(n -> n / 100, 0).groupingKey(n -> n % 1_000)
-                            .window(WindowDefinition.sliding(PARAMETERS.windowMs(), PARAMETERS.slideMs())).aggregate(AggregateOperations.counting());
+                    : countNumbers(numbers.withTimestamps(n -> n / 100, 0));
             out.writeTo(sink);
             return p;
         }
@@ -196,6 +207,30 @@ public final class ClusterQueryDriver {
         }, monitor)).withTimestamps(Event::dateTime, 0);
         Queries.create(query, p, PARAMETERS).attach(stage).writeTo(sink);
         return p;
+    }
+
+    /** Numbers counted by n % 1000 in the query's sliding windows; event time: 100 numbers a millisecond. */
+    static StreamStage<KeyedWindowResult<Long, Long>> countNumbers(StreamStage<Long> numbers) {
+        return numbers.groupingKey(n -> n % 1_000).window(WindowDefinition.sliding(PARAMETERS.windowMs(), PARAMETERS.slideMs()))
+                .aggregate(AggregateOperations.counting());
+    }
+
+    /** "kafka-count"'s source: numbers as decimal text in the records of topic {@link #KAFKA_TOPIC} on the broker -Dfournines.test.kafka names. */
+    private static StreamSource<Long> kafkaNumbers() {
+        String bootstrap = System.getProperty("fournines.test.kafka");
+        DeadLetters deadLetters = new DeadLetters() {
+            @Override
+            public void setAside(ConsumerRecord<byte[], byte[]> record, String reason) {
+                System.err.println("malformed record at offset " + record.offset() + " of partition " + record.partition() + ": " + reason);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        return KafkaSources.kafka(Map.of("bootstrap.servers", bootstrap), KAFKA_TOPIC,
+                record -> Long.parseLong(new String(record.value(), StandardCharsets.UTF_8)),
+                KafkaSourceOptions.defaults(deadLetters).withIdleTimeout(Duration.ofSeconds(1)));
     }
 
     /** Runs the query on one in-process member: the reference the cluster must match. */

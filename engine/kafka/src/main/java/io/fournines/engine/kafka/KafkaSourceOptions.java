@@ -14,12 +14,9 @@ import java.util.function.BiConsumer;
  * @param metadataTimeout  how long init waits for the topic's partitions
  * @param deadLetters      where malformed records go
  * @param offsetsListener  told each instance's final offsets ({@link KafkaSourceP#consumedOffsets()}) when it closes
- * @param memberIndex      this member's index in the cluster, 0-based
- * @param memberCount      members running the same job, each with the same local parallelism
  */
 public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleTimeout, Duration idlePollInterval, Duration metadataTimeout,
-                                 DeadLetters deadLetters, BiConsumer<Integer, Map<Integer, Long>> offsetsListener,
-                                 int memberIndex, int memberCount) {
+                                 DeadLetters deadLetters, BiConsumer<Integer, Map<Integer, Long>> offsetsListener) {
 
     /** Jet's default partition idle timeout is 60 s; ours is shorter, as a benchmark's windows wait for it. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(5);
@@ -30,39 +27,23 @@ public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleT
         if (idleTimeout.isNegative() || idleTimeout.isZero() || idlePollInterval.isNegative() || idlePollInterval.isZero()) {
             throw new IllegalArgumentException("idleTimeout and idlePollInterval must be > 0, got " + idleTimeout + " and " + idlePollInterval);
         }
-        if (memberCount < 1 || memberIndex < 0 || memberIndex >= memberCount) {
-            throw new IllegalArgumentException("member " + memberIndex + " of " + memberCount + " does not exist");
-        }
     }
 
     /** Single member, from the earliest offsets, malformed records into {@code deadLetters}. */
     public static KafkaSourceOptions defaults(DeadLetters deadLetters) {
         return new KafkaSourceOptions(Map.of(), DEFAULT_IDLE_TIMEOUT, DEFAULT_IDLE_POLL_INTERVAL, Duration.ofSeconds(30), deadLetters,
-                (instance, offsets) -> { }, 0, 1);
+                (instance, offsets) -> { });
     }
 
     public KafkaSourceOptions withStartOffsets(Map<Integer, Long> offsets) {
-        return new KafkaSourceOptions(offsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener, memberIndex, memberCount);
+        return new KafkaSourceOptions(offsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener);
     }
 
     public KafkaSourceOptions withIdleTimeout(Duration timeout) {
-        return new KafkaSourceOptions(startOffsets, timeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener, memberIndex, memberCount);
+        return new KafkaSourceOptions(startOffsets, timeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener);
     }
 
     public KafkaSourceOptions withOffsetsListener(BiConsumer<Integer, Map<Integer, Long>> listener) {
-        return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, listener, memberIndex, memberCount);
-    }
-
-    public KafkaSourceOptions onMember(int index, int count) {
-        return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener, index, count);
-    }
-
-    /** The instance's index over the whole cluster. */
-    int globalIndex(int localIndex, int localParallelism) {
-        return memberIndex * localParallelism + localIndex;
-    }
-
-    int totalParallelism(int localParallelism) {
-        return localParallelism * memberCount;
+        return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, listener);
     }
 }

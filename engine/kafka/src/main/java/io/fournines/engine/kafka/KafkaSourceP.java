@@ -92,8 +92,9 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("Kafka topic '" + topic + "' does not exist (no partitions after " + options.metadataTimeout() + ")");
         }
-        int[] mine = PartitionAssignment.partitionsOf(
-                options.globalIndex(instance, context.parallelism()), options.totalParallelism(context.parallelism()), infos.size());
+        // Instances over the whole cluster, in member order: after a restart on fewer members, fewer of them share the topic.
+        int[] mine = PartitionAssignment.partitionsOf(context.memberIndex() * context.parallelism() + instance,
+                context.memberCount() * context.parallelism(), infos.size());
         partitions = new TopicPartition[mine.length];
         nextOffsets = new long[mine.length];
         for (int i = 0; i < mine.length; i++) {

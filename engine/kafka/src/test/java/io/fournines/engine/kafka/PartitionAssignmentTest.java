@@ -21,14 +21,6 @@ class PartitionAssignmentTest {
     }
 
     @Test
-    void membersSplitTheTopicByGlobalIndex() {
-        KafkaSourceOptions second = KafkaSourceOptions.defaults(null).onMember(1, 2);
-        // Two members with two instances each: member 1's local instance 0 is global instance 2.
-        assertThat(second.globalIndex(0, 2)).isEqualTo(2);
-        assertThat(PartitionAssignment.partitionsOf(second.globalIndex(0, 2), second.totalParallelism(2), 8)).containsExactly(2, 6);
-    }
-
-    @Test
     void moreInstancesThanPartitionsLeavesSomeWithout() {
         assertThat(PartitionAssignment.partitionsOf(3, 4, 2)).isEmpty();
         assertThatThrownBy(() -> PartitionAssignment.partitionsOf(4, 4, 2)).isInstanceOf(IllegalArgumentException.class);
