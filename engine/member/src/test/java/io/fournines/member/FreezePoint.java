@@ -9,10 +9,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Where a test member stops dead so that the test can kill -9 it at a chosen moment: after its sink
- * took N results ({@code processing:N}), in the middle of its N-th snapshot, between saving its
- * state and the cluster's commit ({@code snapshot:N}), or just after the cluster committed its N-th
- * snapshot, before its sink committed the transaction of it ({@code committed:N}); or
- * {@code never}. The member writes a marker file, then the thread that got there parks for good:
+ * took N results ({@code processing:N}), in the middle of a snapshot, between saving its state and
+ * the cluster's commit ({@code snapshot:N}), or just after the cluster committed one, before its
+ * sink published the transaction of it ({@code committed:N}); or {@code never}. N counts over the
+ * member's sink instances: each snapshot counts once per instance. The member writes a marker file, then the thread that got there parks for good:
  * the member can no longer finish the snapshot or process anything, but its connections stay up
  * until the kill.
  */
