@@ -37,7 +37,7 @@ import java.util.stream.IntStream;
  */
 public final class ClusterJob {
 
-    /** Coordinator to the survivors: run attempt a from snapshot s (text: a s survivors writers). */
+    /** Coordinator to the members of the next attempt: run it from snapshot s (text: attempt, s, the members, the snapshot's writers). */
     public static final int RESTART = 24;
     private static final long STOP_WAIT_SECONDS = 5;
     private static final long GATHER_TIMEOUT_SECONDS = 60;
@@ -208,19 +208,19 @@ public final class ClusterJob {
         String[] f = text.split(" ");
         int a = Integer.parseInt(f[0]);
         long snapshotId = Long.parseLong(f[1]);
-        int[] survivors = parseMembers(f[2]);
+        int[] runOn = parseMembers(f[2]);
         int[] writers = parseMembers(f[3]);
         synchronized (this) {
             if (a <= attempt || result.isDone()) {
                 return;
             }
             attempt = a;
-            members = survivors;
+            members = runOn;
         }
         // At once, on this thread: the attempt's snapshot messages may come before the restart is done.
-        snapshots.startAttempt(a, survivors, snapshotId);
+        snapshots.startAttempt(a, runOn, snapshotId);
         long receivedNanos = System.nanoTime();
-        recovery.execute(() -> restart(a, snapshotId, survivors, writers, receivedNanos));
+        recovery.execute(() -> restart(a, snapshotId, runOn, writers, receivedNanos));
     }
 
     /**
@@ -291,7 +291,8 @@ public final class ClusterJob {
         }
     }
 
-    private void restart(int a, long snapshotId, int[] survivors, int[] writers, long receivedNanos) {
+    /** On the recovery thread: this member's part of attempt {@code a} on {@code runOn}, from snapshot {@code snapshotId}. */
+    private void restart(int a, long snapshotId, int[] runOn, int[] writers, long receivedNanos) {
         try {
             Job old;
             int oldAttempt;
@@ -309,9 +310,9 @@ public final class ClusterJob {
                 throw new IllegalStateException("it was told to restart before it started here");
             }
             Dag dag = dags.get();
-            int position = Arrays.binarySearch(survivors, cluster.self());
+            int position = Arrays.binarySearch(runOn, cluster.self());
             long bytes = snapshotId == SnapshotStore.NONE ? 0
-                    : snapshots.store().gather(snapshotId, writers, survivors, partitionsOwned(dag, position, survivors.length))
+                    : snapshots.store().gather(snapshotId, writers, runOn, partitionsOwned(dag, position, runOn.length))
                             .get(GATHER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             synchronized (this) {
                 if (a != attempt || result.isDone()) {
@@ -320,7 +321,7 @@ public final class ClusterJob {
                 committedBefore += old == null ? 0 : old.committedSnapshotCount();
                 launch(dag, snapshotId);
             }
-            listener.restarted(new Restart(a, snapshotId, survivors, bytes, System.nanoTime() - receivedNanos));
+            listener.restarted(new Restart(a, snapshotId, runOn, bytes, System.nanoTime() - receivedNanos));
         } catch (CancellationException superseded) {
             // A newer attempt began while this one gathered: it does the restart.
         } catch (ExecutionException | TimeoutException | RuntimeException e) {

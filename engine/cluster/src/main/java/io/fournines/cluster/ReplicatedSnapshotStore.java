@@ -263,17 +263,18 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     /**
      * Gathers, for the running attempt's restore, the chunks of committed snapshot {@code snapshotId}
      * that {@code writers} wrote, of the broadcast partition and of {@code partitions}: each writer's
-     * from one member that keeps them, trying the live writer itself first, then the survivors after
-     * it in index order (where its backups are). Completes when every writer's chunks are here, or
-     * fails naming a writer no live member keeps a copy of.
+     * from one of {@code holders} (the attempt's members) that keeps them, trying the writer itself
+     * first if it is one of them, then those after it in index order (where its backups are).
+     * Completes with the bytes gathered once every writer's chunks are here, or fails naming a
+     * writer no live member keeps a copy of.
      */
-    public CompletableFuture<Long> gather(long snapshotId, int[] writers, int[] survivors, int[] partitions) {
+    public CompletableFuture<Long> gather(long snapshotId, int[] writers, int[] holders, int[] partitions) {
         Gathering g;
         synchronized (this) {
-            g = new Gathering(attempt, snapshotId, survivors, partitions);
+            g = new Gathering(attempt, snapshotId, partitions);
             gathering = g;
             for (int w : writers) {
-                g.holders.put(w, candidates(w, survivors));
+                g.holders.put(w, candidates(w, holders));
             }
         }
         for (int w : writers) {
@@ -282,18 +283,18 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         return g.done;
     }
 
-    /** The members that may keep {@code writer}'s chunks, most likely first: itself if it survived, then the survivors after it. */
-    private static List<Integer> candidates(int writer, int[] survivors) {
+    /** Which of {@code holders} may keep {@code writer}'s chunks, most likely first: the writer itself, then those after it. */
+    private static List<Integer> candidates(int writer, int[] holders) {
         List<Integer> list = new ArrayList<>();
-        if (Arrays.binarySearch(survivors, writer) >= 0) {
+        if (Arrays.binarySearch(holders, writer) >= 0) {
             list.add(writer);
         }
         int start = 0;
-        while (start < survivors.length && survivors[start] <= writer) {
+        while (start < holders.length && holders[start] <= writer) {
             start++;
         }
-        for (int i = 0; i < survivors.length; i++) {
-            int m = survivors[(start + i) % survivors.length];
+        for (int i = 0; i < holders.length; i++) {
+            int m = holders[(start + i) % holders.length];
             if (m != writer) {
                 list.add(m);
             }
@@ -305,7 +306,6 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     private static final class Gathering {
         final int attempt;
         final long snapshotId;
-        final int[] survivors;
         final int[] partitions;
         final Map<Integer, List<Integer>> holders = new HashMap<>();
         final Map<Integer, List<Chunk>> staged = new HashMap<>();
@@ -313,10 +313,9 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         final CompletableFuture<Long> done = new CompletableFuture<>();
         long bytes;
 
-        Gathering(int attempt, long snapshotId, int[] survivors, int[] partitions) {
+        Gathering(int attempt, long snapshotId, int[] partitions) {
             this.attempt = attempt;
             this.snapshotId = snapshotId;
-            this.survivors = survivors;
             this.partitions = partitions;
             view.begin(snapshotId);
         }
