@@ -192,11 +192,14 @@ final class MemberRun {
             }
             if (cluster != null) {
                 cluster.job().cancel();
+                // Null on a member that joined a running job and was not taken in yet.
                 job = cluster.job().current();
             } else {
                 job.cancel();
             }
-            awaitEnd(job);
+            if (job != null) {
+                awaitEnd(job);
+            }
             if (kafka != null) {
                 kafka.close();
             }
@@ -209,6 +212,10 @@ final class MemberRun {
                 return 1;
             }
             logs.close();
+            if (job == null) {
+                err.println("member: the run ended before the job took this member in");
+                return 3;
+            }
             writeMemberJson(logs, sampler, latency, job);
             if (stopRequested) {
                 err.println("member: stopped before the end of the run");
