@@ -36,7 +36,7 @@ FAULT = Record({
     "at": Field(Duration()),
     "action": Field(Choice("kill", "stop", "restart")),
     "target": Field(Text(r"member-[1-9][0-9]*", "member-N, N from 1 to cluster.members")),
-    "duration": Field(Duration(0.001), OPTIONAL),  # stop: how long; restart: the delay before it
+    "duration": Field(Duration(0), OPTIONAL),  # stop: how long (≥ 1ms, checked below); restart: the delay before it
 })
 
 SCHEMA = Record({
@@ -155,6 +155,8 @@ def _check_rules(s: dict, problems: Problems) -> None:
                          f"is {fault['at']!r}")
         if fault["action"] == "stop" and "duration" not in fault:
             problems.add(f"faults[{i}].duration", "missing; required when action is stop (how long to stop)")
+        elif fault["action"] == "stop" and parse_duration(fault["duration"]) < 0.001:
+            problems.add(f"faults[{i}].duration", f"must be at least 1ms when action is stop; is {fault['duration']!r}")
         if fault["action"] == "kill" and "duration" in fault:
             problems.add(f"faults[{i}].duration", "not allowed when action is kill (a killed member stays "
                          "down; use restart to bring it back)")

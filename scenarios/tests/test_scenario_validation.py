@@ -161,6 +161,13 @@ def test_a_restart_fault_gets_a_zero_delay_by_default(tmp_path):
     assert s["faults"] == [{"at": "20s", "action": "restart", "target": "member-1", "duration": "0s"}]
 
 
+def test_a_restart_may_say_its_zero_delay_but_a_stop_needs_a_duration(tmp_path):
+    s = load_scenario(write(tmp_path, MINIMAL + "cluster: {members: 2}\nfaults: [{at: 20s, action: restart, target: member-2, duration: 0s}]\n"))
+    assert s["faults"][0]["duration"] == "0s"
+    line = one_error(tmp_path, MINIMAL + "cluster: {members: 2}\nfaults: [{at: 20s, action: stop, target: member-2, duration: 0s}]\n")
+    assert "faults[0].duration: must be at least 1ms when action is stop; is '0s'" in line
+
+
 def test_all_problems_are_reported_at_once(tmp_path):
     lines = errors(tmp_path, "name: T\nquery: {name: q1}\nload: {rate: 0}\nmode: dual\n")
     assert [line.split(": ")[1] for line in lines] == ["name", "load.rate", "mode"]
