@@ -6,14 +6,15 @@ import io.fournines.cluster.ClusterConfig;
 import io.fournines.nexmark.latency.LatencyLog;
 import io.fournines.nexmark.latency.LatencyLogs;
 import io.fournines.nexmark.latency.WindowLatencyRecorder;
+import io.fournines.nexmark.run.RunFiles;
 import io.fournines.nexmark.run.RunSampler;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -33,11 +34,8 @@ final class ConsumeCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     boolean help;
 
-    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "the runner's resolved scenario.json")
-    Path scenarioFile;
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "where the result files go")
-    Path out;
+    @Mixin
+    RunFiles files;
 
     @Option(names = "--listen", defaultValue = "127.0.0.1:0", paramLabel = "HOST:PORT", description = "where members connect (default: ${DEFAULT-VALUE})")
     String listen;
@@ -56,7 +54,7 @@ final class ConsumeCommand implements Callable<Integer> {
         Scenario scenario;
         InetSocketAddress address;
         try {
-            scenario = Scenario.read(scenarioFile);
+            scenario = Scenario.read(files.scenario);
             address = ClusterConfig.address(listen);
             if (copies < 1 || membersPerCopy < 1) {
                 throw new IllegalArgumentException("--copies and --members-per-copy must be at least 1");
@@ -65,7 +63,7 @@ final class ConsumeCommand implements Callable<Integer> {
             System.err.println("consumer: " + e.getMessage());
             return 2;
         }
-        Files.createDirectories(out);
+        Files.createDirectories(files.out);
         CountDownLatch wake = new CountDownLatch(1);
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -85,7 +83,7 @@ final class ConsumeCommand implements Callable<Integer> {
     }
 
     private int consume(Scenario scenario, InetSocketAddress address, CountDownLatch wake) throws Exception {
-        ResultConsumer.ResultRecord record = recordResults ? new ResultConsumer.ResultRecord(out) : null;
+        ResultConsumer.ResultRecord record = recordResults ? new ResultConsumer.ResultRecord(files.out) : null;
         try (ResultConsumer consumer = new ResultConsumer(address, copies, membersPerCopy, scenario.windowed(), record, System.err)) {
             InetSocketAddress a = consumer.address();
             System.out.println("{\"type\":\"ready\",\"consumer\":\"" + a.getHostString() + ":" + a.getPort() + "\"}");
@@ -106,12 +104,12 @@ final class ConsumeCommand implements Callable<Integer> {
 
     private int measure(ResultConsumer consumer, Scenario scenario, CountDownLatch wake) throws Exception {
         try (LatencyLogs logs = LatencyLogs.startUnticked(Math.round(scenario.warmupSeconds() * 1_000));
-             PrintWriter throughput = RunSampler.csv(out, "throughput.csv", "time_s,events,events_per_s");
-             PrintWriter cpu = RunSampler.csv(out, "cpu.csv", "time_s,cpu_seconds")) {
+             PrintWriter throughput = RunSampler.csv(files.out, "throughput.csv", "time_s,events,events_per_s");
+             PrintWriter cpu = RunSampler.csv(files.out, "cpu.csv", "time_s,cpu_seconds")) {
             long t0Nanos = System.nanoTime();
-            LatencyLog latency = logs.open(out.resolve("latency.hlog"));
+            LatencyLog latency = logs.open(files.out.resolve("latency.hlog"));
             WindowLatencyRecorder windows = scenario.windowed()
-                    ? new WindowLatencyRecorder(latency, logs.open(out.resolve("completion.hlog")), logs.clock()) : null;
+                    ? new WindowLatencyRecorder(latency, logs.open(files.out.resolve("completion.hlog")), logs.clock()) : null;
             consumer.measure(logs.clock(), windows, windows == null ? latency : null);
             // Progress: "events" are results here, received from all copies and kept.
             RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, System.out,
@@ -124,7 +122,7 @@ final class ConsumeCommand implements Callable<Integer> {
             ObjectNode m = consumer.describe(json);
             m.put("started_at_micros", logs.startMicros());
             m.put("latency_values_clamped", latency.clampedValues());
-            Files.writeString(out.resolve("consumer.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
+            Files.writeString(files.out.resolve("consumer.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
             if (stopped) {
                 System.err.println("consumer: stopped before the end of the run");
                 return 3;

@@ -1,10 +1,12 @@
 package io.fournines.member;
 
+import io.fournines.nexmark.run.RunFiles;
+import io.fournines.nexmark.run.StoppableRun;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** Entry point of {@code fournines-member.jar}: {@code java -jar fournines-member.jar run --scenario FILE --out DIR}. */
@@ -37,11 +39,8 @@ public final class MemberCli {
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         boolean help;
 
-        @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "the runner's resolved scenario.json")
-        Path scenarioFile;
-
-        @Option(names = "--out", required = true, paramLabel = "DIR", description = "where the result files go")
-        Path out;
+        @Mixin
+        RunFiles files;
 
         @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT", description = "with load.source kafka: the broker to read from")
         String kafkaBootstrap;
@@ -55,13 +54,13 @@ public final class MemberCli {
         public Integer call() throws Exception {
             Scenario scenario;
             try {
-                scenario = Scenario.read(scenarioFile);
+                scenario = Scenario.read(files.scenario);
             } catch (ScenarioException e) {
                 System.err.println("member: " + e.getMessage());
                 return 2;
             }
             if (scenario.members() != 1) {
-                System.err.println("member: " + scenarioFile + ": cluster.members: `run` runs one member alone; is " + scenario.members()
+                System.err.println("member: " + files.scenario + ": cluster.members: `run` runs one member alone; is " + scenario.members()
                         + " (start that many `serve` members and submit the job to one of them)");
                 return 2;
             }
@@ -71,31 +70,9 @@ public final class MemberCli {
                         : "--kafka-bootstrap and --kafka-topic are only for load.source kafka; it is " + scenario.source()));
                 return 2;
             }
-            MemberRun run = new MemberRun(scenario, out, System.out, null, fromKafka ? new KafkaLoad.Endpoint(kafkaBootstrap, kafkaTopic) : null);
-            // SIGTERM and SIGINT run the shutdown hooks: stop the load and close the files before the
-            // JVM halts (with 128 + the signal number).
-            Thread hook = new Thread(() -> {
-                run.requestStop();
-                try {
-                    run.awaitFinished(8);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "member-shutdown");
-            if (stopOnSignal) {
-                Runtime.getRuntime().addShutdownHook(hook);
-            }
-            try {
-                return run.run(System.err);
-            } finally {
-                if (stopOnSignal) {
-                    try {
-                        Runtime.getRuntime().removeShutdownHook(hook);
-                    } catch (IllegalStateException shuttingDown) {
-                        // The hook is running: it waits for the files we just closed.
-                    }
-                }
-            }
+            MemberRun run = new MemberRun(scenario, files.out, System.out, null,
+                    fromKafka ? new KafkaLoad.Endpoint(kafkaBootstrap, kafkaTopic) : null);
+            return stopOnSignal ? StoppableRun.runStoppingOnSignal(run, System.err) : run.run(System.err);
         }
     }
 }

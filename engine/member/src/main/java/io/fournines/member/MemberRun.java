@@ -28,6 +28,7 @@ import io.fournines.nexmark.query.PerEventQuery;
 import io.fournines.nexmark.query.Queries;
 import io.fournines.nexmark.run.MemberJson;
 import io.fournines.nexmark.run.RunSampler;
+import io.fournines.nexmark.run.StoppableRun;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -55,7 +56,7 @@ import java.util.function.Supplier;
  * cluster, a restart after a lost member goes on writing the same files, and prints a
  * {@code recovered} line once this member runs the job again.
  */
-final class MemberRun {
+final class MemberRun implements StoppableRun {
 
     /** The generator's seed: fixed, so every run of a scenario sees the same event sequence. */
     private static final long SEED = 1;
@@ -131,21 +132,22 @@ final class MemberRun {
         return failure;
     }
 
-    /** From another thread (a signal): stop the load, close the files, and return from {@link #run}. */
-    void requestStop() {
+    @Override
+    public void requestStop() {
         stopRequested = true;
         wake.countDown();
     }
 
-    /** Waits until {@link #run} has closed its files. */
-    boolean awaitFinished(long seconds) throws InterruptedException {
+    @Override
+    public boolean awaitFinished(long seconds) throws InterruptedException {
         return finished.await(seconds, TimeUnit.SECONDS);
     }
 
     /**
      * @return 0 when the run completed; 1 when the job failed (cause on stderr); 3 when stopped early
      */
-    int run(PrintStream err) throws IOException, InterruptedException {
+    @Override
+    public int run(PrintStream err) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         // A member that joined a running job keeps the job's timeline: what is left of the warm-up, the same end.
         long lateNanos = cluster != null && cluster.joined() ? Math.max(0, ClusterMember.epochNanos() - cluster.startEpochNanos()) : 0;

@@ -1,10 +1,12 @@
 package io.fournines.nexmark.driver;
 
+import io.fournines.nexmark.run.RunFiles;
+import io.fournines.nexmark.run.StoppableRun;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
@@ -39,11 +41,8 @@ public final class DriverCli {
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         boolean help;
 
-        @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "the runner's resolved scenario.json")
-        Path scenarioFile;
-
-        @Option(names = "--out", required = true, paramLabel = "DIR", description = "where the result files go")
-        Path out;
+        @Mixin
+        RunFiles files;
 
         RunCommand(PeerEngine engine) {
             this.engine = engine;
@@ -53,31 +52,12 @@ public final class DriverCli {
         public Integer call() throws Exception {
             DriverScenario scenario;
             try {
-                scenario = DriverScenario.read(scenarioFile, engine.name(), engine.queries());
+                scenario = DriverScenario.read(files.scenario, engine.name(), engine.queries());
             } catch (ScenarioException e) {
                 System.err.println(engine.name() + " member: " + e.getMessage());
                 return 2;
             }
-            DriverRun run = new DriverRun(scenario, engine, out, System.out);
-            // SIGTERM and SIGINT run the shutdown hooks: stop the job and close the files before the JVM halts.
-            Thread hook = new Thread(() -> {
-                run.requestStop();
-                try {
-                    run.awaitFinished(8);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "member-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
-            try {
-                return run.run(System.err);
-            } finally {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // The hook is running: it waits for the files we just closed.
-                }
-            }
+            return StoppableRun.runStoppingOnSignal(new DriverRun(scenario, engine, files.out, System.out), System.err);
         }
     }
 }

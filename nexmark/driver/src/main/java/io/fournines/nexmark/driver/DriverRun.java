@@ -7,6 +7,7 @@ import io.fournines.nexmark.latency.LatencyLogs;
 import io.fournines.nexmark.latency.WindowLatencyRecorder;
 import io.fournines.nexmark.run.MemberJson;
 import io.fournines.nexmark.run.RunSampler;
+import io.fournines.nexmark.run.StoppableRun;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * generator, and once a second, on one clock, a latency interval, a throughput row, a CPU row and
  * a progress line; member.json and {@code {"type":"done"}} at the end.
  */
-public final class DriverRun {
+public final class DriverRun implements StoppableRun {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final DriverScenario scenario;
@@ -43,17 +44,19 @@ public final class DriverRun {
         this.out = out;
     }
 
-    /** From another thread (a signal): stop the job, close the files, return from {@link #run}. */
+    @Override
     public void requestStop() {
         stopRequested = true;
         wake.countDown();
     }
 
+    @Override
     public boolean awaitFinished(long seconds) throws InterruptedException {
         return finished.await(seconds, TimeUnit.SECONDS);
     }
 
     /** @return 0 completed; 1 the job failed (cause on {@code err}); 3 stopped early */
+    @Override
     public int run(PrintStream err) throws Exception {
         Files.createDirectories(dir);
         long warmupMillis = Math.round(scenario.warmupSeconds() * 1_000);
