@@ -321,8 +321,13 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         }
 
         boolean wanted(int partition) {
-            return partition == BROADCAST_PARTITION || Arrays.binarySearch(partitions, partition) >= 0;
+            return ReplicatedSnapshotStore.wanted(partitions, partition);
         }
+    }
+
+    /** A restore needs the broadcast partition's chunks and those of the (sorted) partitions it will own. */
+    private static boolean wanted(int[] partitions, int partition) {
+        return partition == BROADCAST_PARTITION || Arrays.binarySearch(partitions, partition) >= 0;
     }
 
     private record Chunk(String vertex, int partition, byte[] bytes) {
@@ -371,7 +376,7 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         InMemorySnapshotStore kept = keptFor(writer);
         boolean holds = kept != null && kept.holds(snapshotId);
         if (holds) {
-            kept.forEachChunk(snapshotId, p -> p == BROADCAST_PARTITION || Arrays.binarySearch(partitions, p) >= 0, (vertex, partition, chunk) -> {
+            kept.forEachChunk(snapshotId, p -> wanted(partitions, p), (vertex, partition, chunk) -> {
                 byte[] name = vertex.getBytes(StandardCharsets.UTF_8);
                 ByteBuf header = frame(FETCHED, frameAttempt, snapshotId, 4 + 4 + 2 + name.length)
                         .writeInt(writer).writeInt(partition).writeShort(name.length).writeBytes(name);
