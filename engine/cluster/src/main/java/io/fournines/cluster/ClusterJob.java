@@ -218,7 +218,7 @@ public final class ClusterJob {
             members = runOn;
         }
         // At once, on this thread: the attempt's snapshot messages may come before the restart is done.
-        snapshots.startAttempt(a, runOn, snapshotId);
+        snapshots.startAttempt(a, runOn, snapshotId, writers);
         long receivedNanos = System.nanoTime();
         recovery.execute(() -> restart(a, snapshotId, runOn, writers, receivedNanos));
     }
@@ -269,26 +269,24 @@ public final class ClusterJob {
 
     /** On the coordinator: tells {@code newMembers} to run the next attempt from the latest committed snapshot. */
     private void restartOn(int[] newMembers) {
-        int next;
-        synchronized (this) {
-            if (cluster.coordinator() != cluster.self()) {
-                return;
-            }
-            next = attempt + 1;
+        if (cluster.coordinator() != cluster.self()) {
+            return;
         }
-        ClusterSnapshots.Committed committed = snapshots.committed();
-        String text = next + " " + committed.snapshotId() + " " + joined(newMembers) + " "
-                + joined(committed.snapshotId() == SnapshotStore.NONE ? newMembers : committed.writers());
-        cluster.log("job " + jobId + ": restarting as attempt " + next + " on members " + joined(newMembers)
-                + (committed.snapshotId() == SnapshotStore.NONE ? " from the start (no snapshot committed yet)"
-                : " from snapshot " + committed.snapshotId()));
-        // This member first: its snapshots must be on the new attempt before the others report to it.
-        onControl(cluster.self(), RESTART, text);
-        for (int m : newMembers) {
-            if (m != cluster.self()) {
-                cluster.sendControl(m, RESTART, jobId, text);
+        snapshots.whileNoCommitIsSent(committed -> {
+            int next = attempt() + 1;
+            String text = next + " " + committed.snapshotId() + " " + joined(newMembers) + " "
+                    + joined(committed.snapshotId() == SnapshotStore.NONE ? newMembers : committed.writers());
+            cluster.log("job " + jobId + ": restarting as attempt " + next + " on members " + joined(newMembers)
+                    + (committed.snapshotId() == SnapshotStore.NONE ? " from the start (no snapshot committed yet)"
+                    : " from snapshot " + committed.snapshotId()));
+            // This member first: its snapshots must be on the new attempt before the others report to it.
+            onControl(cluster.self(), RESTART, text);
+            for (int m : newMembers) {
+                if (m != cluster.self()) {
+                    cluster.sendControl(m, RESTART, jobId, text);
+                }
             }
-        }
+        });
     }
 
     /** On the recovery thread: this member's part of attempt {@code a} on {@code runOn}, from snapshot {@code snapshotId}. */

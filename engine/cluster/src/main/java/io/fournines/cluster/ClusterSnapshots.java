@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One job's snapshots across the cluster. Each member tells the coordinator (the oldest live member)
@@ -53,8 +54,14 @@ public final class ClusterSnapshots implements AutoCloseable {
     private final Set<Integer> attached = new HashSet<>();
     private boolean allAttached;
     private boolean timerStarted;
-    /** The members of the attempt that committed the latest snapshot: the ones that wrote it. */
-    private int[] committedBy = new int[0];
+    /**
+     * On the coordinator: held while it tells the members to commit a snapshot, and while it plans a
+     * restart ({@link #whileNoCommitIsSent}), so a restart names the snapshot every member commits
+     * before it hears of the restart, or one that no member commits at all.
+     */
+    private final Object coordination = new Object();
+    /** The latest snapshot committed (or restored from), and the members that wrote it: updated together. */
+    private Committed committed = new Committed(SnapshotStore.NONE, new int[0]);
 
     public ClusterSnapshots(Cluster cluster, long jobId, int backups, Duration interval, int[] members) {
         this.cluster = cluster;
@@ -78,10 +85,11 @@ public final class ClusterSnapshots implements AutoCloseable {
     }
 
     /**
-     * The job restarts as {@code attempt} on {@code members} from snapshot {@code restoredFrom}:
-     * the part of the job that ran here is detached, and the next snapshot follows the restored one.
+     * The job restarts as {@code attempt} on {@code members} from snapshot {@code restoredFrom},
+     * which {@code writers} wrote: the part of the job that ran here is detached, and the next
+     * snapshot follows the restored one.
      */
-    public void startAttempt(int attempt, int[] members, long restoredFrom) {
+    public void startAttempt(int attempt, int[] members, long restoredFrom, int[] writers) {
         synchronized (this) {
             this.attempt = attempt;
             this.members = members.clone();
@@ -89,6 +97,7 @@ public final class ClusterSnapshots implements AutoCloseable {
             pendingStart = -1;
             running = -1;
             lastStarted = Math.max(restoredFrom, 0);
+            committed = new Committed(restoredFrom, writers.clone());
             savedBy.clear();
             attached.clear();
             allAttached = false;
@@ -96,9 +105,18 @@ public final class ClusterSnapshots implements AutoCloseable {
         store.startAttempt(attempt, members);
     }
 
-    /** The latest committed snapshot ({@link SnapshotStore#NONE} if none) and the members that wrote it. */
-    public synchronized Committed committed() {
-        return new Committed(store.latestCommitted(), committedBy.clone());
+    /**
+     * On the coordinator: runs {@code plan} with the latest committed snapshot ({@link
+     * SnapshotStore#NONE} if none) and the members that wrote it, while no commit is being sent.
+     */
+    public void whileNoCommitIsSent(Consumer<Committed> plan) {
+        synchronized (coordination) {
+            Committed latest;
+            synchronized (this) {
+                latest = committed;
+            }
+            plan.accept(latest);
+        }
     }
 
     /** A committed snapshot and the members that wrote it. */
@@ -184,8 +202,11 @@ public final class ClusterSnapshots implements AutoCloseable {
             case SAVED -> {
                 int[] to = savedEverywhere(fromMember, id);
                 if (to != null) {
-                    for (int m : to) {
-                        cluster.sendControl(m, COMMIT, jobId, attempt() + " " + id);
+                    String text = attempt() + " " + id;
+                    synchronized (coordination) {
+                        for (int m : to) {
+                            cluster.sendControl(m, COMMIT, jobId, text);
+                        }
                     }
                 }
             }
@@ -198,7 +219,7 @@ public final class ClusterSnapshots implements AutoCloseable {
                 j.commitSnapshot(id);
                 // Only then may the coordinator's timer start the next one.
                 synchronized (this) {
-                    committedBy = members.clone();
+                    committed = new Committed(id, members.clone());
                     if (running == id) {
                         running = -1;
                     }
