@@ -26,6 +26,7 @@ from fournines_analysis import formatting, histograms, plots
 from fournines_analysis.document import Block, Heading, Image, Paragraph, Table
 from fournines_analysis.errors import BadInput
 from fournines_analysis.hlog import LatencyLog
+from fournines_analysis.members import member_processes
 
 _AN_EPOCH_S = 1e9  # a StartTime below this is relative, not a wall-clock time (Java's BaseTime rule)
 CONTEXT_BEFORE_S = 20.0  # the plot around a fault: this much before it ...
@@ -133,7 +134,7 @@ def restart_blocks(run_dir: Path) -> list[Block]:
     """The engine's own record of each restart after a lost member (member.json's `recoveries`, one
     per surviving member and restart); nothing if the job never restarted."""
     rows = []
-    for folder in sorted(Path(run_dir).glob("member-*"), key=lambda p: int(p.name.split("-")[1])):
+    for name, folder in member_processes(Path(run_dir)):
         path = folder / "member.json"
         if not path.is_file():
             continue
@@ -143,7 +144,7 @@ def restart_blocks(run_dir: Path) -> list[Block]:
         for i, r in enumerate(recoveries):
             try:
                 snapshot = "none: from the start" if r["snapshot"] < 0 else str(r["snapshot"])
-                rows.append([folder.name, formatting.number(r["elapsed_s"], 3), str(r["attempt"]), snapshot,
+                rows.append([name, formatting.number(r["elapsed_s"], 3), str(r["attempt"]), snapshot,
                              ", ".join(f"member-{m + 1}" for m in r["members"]), formatting.number0(r["state_bytes"]),
                              f"{r['restart_ms']:,.1f} ms"])
             except (KeyError, TypeError) as e:

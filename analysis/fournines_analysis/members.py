@@ -16,12 +16,23 @@ def member_folders(run_dir: Path) -> list[Path]:
     return sorted((p for p in Path(run_dir).glob("member-*") if p.is_dir()), key=lambda p: int(p.name.split("-")[1]))
 
 
+def member_processes(run_dir: Path) -> list[tuple[str, Path]]:
+    """Each member's folder, then the folders of the processes that joined again in its place after a
+    restart fault (member-<i>/joined-<n>/), with the name the report gives them."""
+    found = []
+    for folder in member_folders(run_dir):
+        found.append((folder.name, folder))
+        for joined in sorted(folder.glob("joined-*"), key=lambda j: int(j.name.split("-")[1])):
+            found.append((f"{folder.name} (joined {joined.name.split('-')[1]})", joined))
+    return found
+
+
 def member_blocks(run_dir: Path, warmup_s: float) -> list[Block]:
     """A heading and a table with a row per member; nothing for a single-member run."""
-    folders = member_folders(run_dir)
-    if not folders:
+    processes = member_processes(run_dir)
+    if not processes:
         return []
-    rows = [_row(folder, warmup_s) for folder in folders]
+    rows = [_row(name, folder, warmup_s) for name, folder in processes]
     return [Heading("Per member"),
             Paragraph("Each member runs the whole DAG on its slice of the generator; only partial aggregates "
                       "(and other distributed edges) cross members. Latency is recorded where a window's "
@@ -30,7 +41,7 @@ def member_blocks(run_dir: Path, warmup_s: float) -> list[Block]:
                    "bytes/event", "credit stalls"], rows)]
 
 
-def _row(folder: Path, warmup_s: float) -> list[str]:
+def _row(name: str, folder: Path, warmup_s: float) -> list[str]:
     report = {}
     if (folder / "member.json").is_file():
         report = json.loads((folder / "member.json").read_text(encoding="utf-8"))
@@ -46,7 +57,7 @@ def _row(folder: Path, warmup_s: float) -> list[str]:
             pass  # no interval after the warm-up: the member recorded no latency to show
     sent, processed = report.get("network_bytes_sent"), report.get("events_processed")
     per_event = sent / processed if isinstance(sent, (int, float)) and processed else None
-    return [folder.name, formatting.rate(throughput), formatting.number(cores), formatting.micros(p99),
+    return [name, formatting.rate(throughput), formatting.number(cores), formatting.micros(p99),
             formatting.micros(p9999), formatting.number0(sent), formatting.number(per_event),
             formatting.number0(report.get("network_credit_stalls"))]
 

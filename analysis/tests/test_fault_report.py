@@ -123,13 +123,18 @@ def test_the_engines_restarts_are_listed_from_each_members_record(tmp_path):
                     status="completed")
     restart = {"type": "recovered", "elapsed_s": 20.61, "attempt": 1, "snapshot": 19, "members": [0, 2],
                "state_bytes": 1441478, "restart_ms": 97.782}
-    for i, record in ((1, {"recoveries": [restart]}), (2, {}), (3, {"recoveries": [{**restart, "snapshot": -1}]})):
-        (run / f"member-{i}").mkdir()
-        (run / f"member-{i}" / "member.json").write_text(json.dumps(record))
+    for folder, record in (("member-1", {"recoveries": [restart]}), ("member-2", {}),
+                           ("member-2/joined-1", {"recoveries": [{**restart, "attempt": 2, "members": [0, 1, 2]}]}),
+                           ("member-3", {"recoveries": [{**restart, "snapshot": -1}]})):
+        (run / folder).mkdir()
+        (run / folder / "member.json").write_text(json.dumps(record))
     text = write_report(run)[0].read_text()
-    assert "| member-1 | 20.610 | 1 | 19 | member-1, member-3 | 1,441,478 | 97.8 ms |" in text
-    assert "| member-3 | 20.610 | 1 | none: from the start | member-1, member-3 |" in text
-    assert "| member-2 |" not in text.split("## Faults")[1].split("\n## ")[0]
+    faults = text.split("## Faults")[1].split("\n## ")[0]
+    assert "| member-1 | 20.610 | 1 | 19 | member-1, member-3 | 1,441,478 | 97.8 ms |" in faults
+    assert "| member-2 (joined 1) | 20.610 | 2 | 19 | member-1, member-2, member-3 |" in faults
+    assert "| member-3 | 20.610 | 1 | none: from the start | member-1, member-3 |" in faults
+    assert "| member-2 |" not in faults
+    assert "| member-2 (joined 1) |" in text.split("## Per member")[1]
 
 
 def test_a_restart_record_missing_a_field_is_named(tmp_path):
