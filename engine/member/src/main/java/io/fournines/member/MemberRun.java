@@ -275,10 +275,8 @@ final class MemberRun implements StoppableRun {
         synchronized (recoveries) {
             recoveries.add(r);
         }
-        synchronized (out) {
-            out.println(r);
-            out.flush();
-        }
+        out.println(r);
+        out.flush();
     }
 
     private void attachPerEvent(Pipeline pipeline, PerEventQuery<?> query, LatencyLog latency, LatencyLogs logs) {
