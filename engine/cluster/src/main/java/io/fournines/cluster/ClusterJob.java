@@ -349,12 +349,9 @@ public final class ClusterJob {
         Partitioner partitioner = new Partitioner(engine.config().partitionCount());
         TreeSet<Integer> owned = new TreeSet<>();
         for (Vertex v : dag.vertices()) {
-            int parallelism = v.localParallelism() == Vertex.DEFAULT_PARALLELISM ? engine.config().cooperativeThreads() : v.localParallelism();
-            int[] owner = partitioner.ownerTable(count * parallelism);
-            for (int p = 0; p < owner.length; p++) {
-                if (owner[p] / parallelism == position) {
-                    owned.add(p);
-                }
+            int parallelism = v.parallelismOn(engine.config().cooperativeThreads());
+            for (int p : partitioner.partitionsOwnedBy(position * parallelism, (position + 1) * parallelism, count * parallelism)) {
+                owned.add(p);
             }
         }
         return owned.stream().mapToInt(Integer::intValue).toArray();

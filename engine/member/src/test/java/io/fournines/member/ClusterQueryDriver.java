@@ -230,7 +230,9 @@ public final class ClusterQueryDriver {
         };
         return KafkaSources.kafka(Map.of("bootstrap.servers", bootstrap), KAFKA_TOPIC,
                 record -> Long.parseLong(new String(record.value(), StandardCharsets.UTF_8)),
-                KafkaSourceOptions.defaults(deadLetters).withIdleTimeout(Duration.ofSeconds(1)));
+                // The default idle timeout (5 s): a shorter one could call a partition idle while its new reader
+                // starts after a restart, and the others' watermark would make its records late.
+                KafkaSourceOptions.defaults(deadLetters));
     }
 
     /** Runs the query on one in-process member: the reference the cluster must match. */

@@ -36,6 +36,11 @@ public final class Vertex {
         return localParallelism;
     }
 
+    /** How many instances run on a member with {@code cooperativeWorkers} workers: the fixed number, or one per worker. */
+    public int parallelismOn(int cooperativeWorkers) {
+        return localParallelism == DEFAULT_PARALLELISM ? cooperativeWorkers : localParallelism;
+    }
+
     /** Fixes how many instances run; {@link #DEFAULT_PARALLELISM} for one per worker. */
     public Vertex localParallelism(int localParallelism) {
         if (localParallelism < 1 && localParallelism != DEFAULT_PARALLELISM) {

@@ -81,7 +81,7 @@ public final class ExecutionPlan {
     }
 
     private void createInstances(Vertex v, JobMetrics metrics) {
-        int parallelism = v.localParallelism() == Vertex.DEFAULT_PARALLELISM ? service.cooperativeWorkerCount() : v.localParallelism();
+        int parallelism = v.parallelismOn(service.cooperativeWorkerCount());
         Instance[] created = new Instance[parallelism];
         for (int i = 0; i < parallelism; i++) {
             Processor p = v.processorSupplier().get();

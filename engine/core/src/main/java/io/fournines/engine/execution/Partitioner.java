@@ -1,5 +1,7 @@
 package io.fournines.engine.execution;
 
+import java.util.stream.IntStream;
+
 /**
  * Maps a key to one of a fixed number of partitions. Uses the key's own hashCode, mixed so that
  * sequential ids spread evenly; stable across JVMs for strings, boxed primitives and records of them.
@@ -37,5 +39,15 @@ public final class Partitioner {
             table[p] = p % owners;
         }
         return table;
+    }
+
+    /**
+     * The partitions, in order, that instances {@code fromInstance} up to (not including) {@code
+     * toInstance} of {@code owners} own: one instance's, or a member's (its instances are
+     * consecutive, numbered over all members in member order).
+     */
+    public int[] partitionsOwnedBy(int fromInstance, int toInstance, int owners) {
+        int[] owner = ownerTable(owners);
+        return IntStream.range(0, partitionCount).filter(p -> owner[p] >= fromInstance && owner[p] < toInstance).toArray();
     }
 }

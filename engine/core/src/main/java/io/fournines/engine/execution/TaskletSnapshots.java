@@ -9,7 +9,6 @@ import io.fournines.engine.snapshot.SnapshotWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 /**
  * One tasklet's part in its job's snapshots: when its inputs are aligned on the next barrier, where
@@ -31,9 +30,8 @@ final class TaskletSnapshots {
         this.vertex = context.vertexName();
         this.writer = new SnapshotWriter(vertex, partitioner);
         // Owners as on a partitioned edge: the vertex's instances over all members, in member order.
-        int[] owner = partitioner.ownerTable(context.memberCount() * context.parallelism());
         int self = context.memberIndex() * context.parallelism() + context.processorIndex();
-        this.ownedPartitions = IntStream.range(0, owner.length).filter(p -> owner[p] == self).toArray();
+        this.ownedPartitions = partitioner.partitionsOwnedBy(self, self + 1, context.memberCount() * context.parallelism());
         this.lastSaved = coordinator.committed();
         this.lastCommitFinished = lastSaved;
     }
