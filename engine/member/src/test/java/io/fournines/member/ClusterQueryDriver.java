@@ -230,8 +230,6 @@ public final class ClusterQueryDriver {
         };
         return KafkaSources.kafka(Map.of("bootstrap.servers", bootstrap), KAFKA_TOPIC,
                 record -> Long.parseLong(new String(record.value(), StandardCharsets.UTF_8)),
-                // The default idle timeout (5 s): a shorter one could call a partition idle while its new reader
-                // starts after a restart, and the others' watermark would make its records late.
                 KafkaSourceOptions.defaults(deadLetters));
     }
 

@@ -155,7 +155,8 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
             }
         }
         if (watermarks != null) {
-            pendingWatermark = watermarks.advance(System.nanoTime());
+            // currentLag needs no network call: the lag the last fetch saw, empty before the first.
+            pendingWatermark = watermarks.advance(System.nanoTime(), i -> consumer.currentLag(partitions[i]).orElse(1) > 0);
             flushPending();
         }
         return false;

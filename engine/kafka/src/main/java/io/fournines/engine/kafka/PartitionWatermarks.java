@@ -4,13 +4,17 @@ import io.fournines.engine.core.Watermark;
 import io.fournines.engine.processor.WatermarkGenerator;
 import io.fournines.engine.processor.WatermarkPolicy;
 
+import java.util.function.IntPredicate;
+
 /**
  * One source instance's watermark over its partitions. Each partition has its own
  * {@link WatermarkGenerator} (records are ordered within a partition, not across them), and the
  * instance's watermark is the lowest over the partitions that are not idle. A partition is idle once
- * it has delivered nothing for {@code idleTimeoutNanos}; one that never delivered anything counts as
- * idle only after that time too, so a slow start does not race ahead of it. When every partition is
- * idle the instance says {@link Watermark#IDLE}, so a silent partition never holds windows back.
+ * it has delivered nothing for {@code idleTimeoutNanos} and has no records waiting (as far as its
+ * consumer knows): a reader that is merely slow, at start, after a restart or on a loaded machine,
+ * is not idle while the broker holds records for it, so the others' watermark cannot overtake its
+ * records and make them late. When every partition is idle the instance says
+ * {@link Watermark#IDLE}, so a silent partition never holds windows back.
  * A partition that wakes up again rejoins the minimum; records behind a watermark already sent are
  * late, as the window stages count them.
  */
@@ -51,12 +55,15 @@ final class PartitionWatermarks {
     /**
      * The watermark to emit now: a higher minimum over the active partitions, {@link Watermark#IDLE}'s
      * timestamp once all are idle (once), or {@link #NONE}.
+     *
+     * @param recordsWaiting whether partition slot i may have records waiting to be read (a lag
+     *                       above zero, or not known yet)
      */
-    long advance(long nowNanos) {
+    long advance(long nowNanos, IntPredicate recordsWaiting) {
         long min = Long.MAX_VALUE;
         boolean anyActive = false;
         for (int i = 0; i < watermarks.length; i++) {
-            if (nowNanos - lastRecordNanos[i] < idleTimeoutNanos) {
+            if (nowNanos - lastRecordNanos[i] < idleTimeoutNanos || recordsWaiting.test(i)) {
                 anyActive = true;
                 min = Math.min(min, watermarks[i]);
             }
