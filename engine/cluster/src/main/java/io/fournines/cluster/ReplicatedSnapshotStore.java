@@ -40,6 +40,8 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     private static final byte FETCHED = 5;
     /** The holder: that was all (1), or it holds no committed copy (0). */
     private static final byte FETCH_END = 6;
+    /** Room to reserve in a frame's header buffer for a chunk's partition and vertex name (it grows if needed). */
+    private static final int CHUNK_ROOM = 64;
 
     private final Cluster cluster;
     private final long jobId;
@@ -105,7 +107,7 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     public void write(long snapshotId, String vertex, int partition, byte[] chunk) {
         own.write(snapshotId, vertex, partition, chunk);
         for (int m : backupMembers) {
-            send(m, chunkFrame(CHUNK, snapshotId, vertex, partition, chunk));
+            send(m, withChunk(frame(CHUNK, snapshotId, CHUNK_ROOM), new Chunk(vertex, partition, chunk)));
         }
     }
 
@@ -140,10 +142,20 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
                 .writeInt(frameAttempt).writeLong(snapshotId);
     }
 
-    private ByteBuf chunkFrame(byte kind, long snapshotId, String vertex, int partition, byte[] chunk) {
-        byte[] name = vertex.getBytes(StandardCharsets.UTF_8);
-        ByteBuf header = frame(kind, snapshotId, 4 + 2 + name.length).writeInt(partition).writeShort(name.length).writeBytes(name);
-        return Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(chunk));
+    /** {@code header}, then one chunk: its partition, its vertex, its bytes (not copied). */
+    private static ByteBuf withChunk(ByteBuf header, Chunk chunk) {
+        byte[] name = chunk.vertex().getBytes(StandardCharsets.UTF_8);
+        header.writeInt(chunk.partition()).writeShort(name.length).writeBytes(name);
+        return Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(chunk.bytes()));
+    }
+
+    /** The chunk {@link #withChunk} wrote, read from the rest of the frame. */
+    private static Chunk readChunk(ByteBuf in) {
+        int partition = in.readInt();
+        String vertex = in.readCharSequence(in.readUnsignedShort(), StandardCharsets.UTF_8).toString();
+        byte[] bytes = new byte[in.readableBytes()];
+        in.readBytes(bytes);
+        return new Chunk(vertex, partition, bytes);
     }
 
     /** Runs {@code action} (now, or on the I/O thread) once every backup acknowledged all of snapshot {@code snapshotId}. */
@@ -172,34 +184,25 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
                 acknowledge(from, frameAttempt, snapshotId);
             }
             case CHUNK -> {
-                int partition = in.readInt();
-                String vertex = in.readCharSequence(in.readUnsignedShort(), StandardCharsets.UTF_8).toString();
+                Chunk chunk = readChunk(in);
                 InMemorySnapshotStore copy = copies.get(from);
                 if (copy == null) {
                     // Its BEGIN came before this store existed (this member was joining): no copy, so no acknowledgement.
                     cluster.log("job " + jobId + ": ignoring a chunk of snapshot " + snapshotId + " from member " + from + " that was never begun here");
                     return;
                 }
-                copy.write(snapshotId, vertex, partition, bytes(in));
+                copy.write(snapshotId, chunk.vertex(), chunk.partition(), chunk.bytes());
                 acknowledge(from, frameAttempt, snapshotId);
             }
             case ACK -> acknowledged(frameAttempt, snapshotId);
             case FETCH -> serveFetch(from, frameAttempt, snapshotId, in);
             case FETCHED -> {
                 int writer = in.readInt();
-                int partition = in.readInt();
-                String vertex = in.readCharSequence(in.readUnsignedShort(), StandardCharsets.UTF_8).toString();
-                fetched(from, frameAttempt, snapshotId, writer, vertex, partition, bytes(in));
+                fetched(from, frameAttempt, snapshotId, writer, readChunk(in));
             }
             case FETCH_END -> fetchEnded(from, frameAttempt, snapshotId, in.readInt(), in.readBoolean());
             default -> cluster.log("ignoring snapshot message " + kind + " of job " + jobId + " from member " + from);
         }
-    }
-
-    private static byte[] bytes(ByteBuf in) {
-        byte[] bytes = new byte[in.readableBytes()];
-        in.readBytes(bytes);
-        return bytes;
     }
 
     private void acknowledge(int owner, int frameAttempt, long snapshotId) {
@@ -352,7 +355,7 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
             InMemorySnapshotStore kept = keptFor(writer);
             boolean holds = kept != null && kept.holds(g.snapshotId);
             if (holds) {
-                kept.forEachChunk(g.snapshotId, g::wanted, (v, p, c) -> stage(g, writer, holder, v, p, c));
+                kept.forEachChunk(g.snapshotId, g::wanted, (v, p, c) -> stage(g, writer, holder, new Chunk(v, p, c)));
             }
             writerDone(g, writer, holder, holds);
             return;
@@ -376,30 +379,26 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         InMemorySnapshotStore kept = keptFor(writer);
         boolean holds = kept != null && kept.holds(snapshotId);
         if (holds) {
-            kept.forEachChunk(snapshotId, p -> wanted(partitions, p), (vertex, partition, chunk) -> {
-                byte[] name = vertex.getBytes(StandardCharsets.UTF_8);
-                ByteBuf header = frame(FETCHED, frameAttempt, snapshotId, 4 + 4 + 2 + name.length)
-                        .writeInt(writer).writeInt(partition).writeShort(name.length).writeBytes(name);
-                cluster.send(requester, Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(chunk)));
-            });
+            kept.forEachChunk(snapshotId, p -> wanted(partitions, p), (vertex, partition, chunk) -> cluster.send(requester,
+                    withChunk(frame(FETCHED, frameAttempt, snapshotId, 4 + CHUNK_ROOM).writeInt(writer), new Chunk(vertex, partition, chunk))));
         }
         cluster.send(requester, frame(FETCH_END, frameAttempt, snapshotId, 4 + 1).writeInt(writer).writeBoolean(holds));
     }
 
-    private void fetched(int holder, int frameAttempt, long snapshotId, int writer, String vertex, int partition, byte[] chunk) {
+    private void fetched(int holder, int frameAttempt, long snapshotId, int writer, Chunk chunk) {
         Gathering g;
         synchronized (this) {
             g = gathering;
         }
         if (g != null && g.attempt == frameAttempt && g.snapshotId == snapshotId) {
-            stage(g, writer, holder, vertex, partition, chunk);
+            stage(g, writer, holder, chunk);
         }
     }
 
-    private synchronized void stage(Gathering g, int writer, int holder, String vertex, int partition, byte[] chunk) {
+    private synchronized void stage(Gathering g, int writer, int holder, Chunk chunk) {
         List<Integer> left = g.holders.get(writer);
         if (left != null && !left.isEmpty() && left.get(0) == holder) {
-            g.staged.get(writer).add(new Chunk(vertex, partition, chunk));
+            g.staged.get(writer).add(chunk);
         }
     }
 

@@ -173,7 +173,6 @@ final class MemberRun implements StoppableRun {
             CompletableFuture<Void> ended;
             if (cluster != null) {
                 cluster.job().start(engine, dags, this::restarted);
-                job = cluster.job().current();
                 ended = cluster.job().result();
             } else {
                 job = engine.newJob(dags.get(), jobConfig(), null);
