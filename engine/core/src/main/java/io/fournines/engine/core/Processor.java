@@ -40,6 +40,16 @@ public interface Processor {
      */
     boolean tryProcessWatermark(Watermark watermark);
 
+    /**
+     * Every input has gone quiet ({@link Watermark#IDLE}): no watermark comes until one wakes up, and
+     * downstream stops waiting for this instance's. Called before the idle marker is passed on, so a
+     * processor holding items that only a watermark would release can send them first. Returns true
+     * once done.
+     */
+    default boolean tryProcessIdle() {
+        return true;
+    }
+
     /** Called when the inbox is empty, so time-driven processors can make progress. */
     default boolean tryProcess() {
         return true;

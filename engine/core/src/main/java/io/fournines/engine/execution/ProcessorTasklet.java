@@ -20,7 +20,7 @@ import java.util.Comparator;
 final class ProcessorTasklet implements Tasklet {
 
     private enum State {
-        RESTORE, FINISH_RESTORE, PROCESS_INPUT, PROCESS_WATERMARK, EMIT_IDLE, COMPLETE_EDGE, COMPLETE,
+        RESTORE, FINISH_RESTORE, PROCESS_INPUT, PROCESS_WATERMARK, PROCESS_IDLE, EMIT_IDLE, COMPLETE_EDGE, COMPLETE,
         SAVE_SNAPSHOT, PREPARE_COMMIT, EMIT_BARRIER, SAVE_FINAL_STATE, PREPARE_FINAL_COMMIT, FINISH_FINAL_COMMIT, EMIT_DONE, END
     }
 
@@ -121,6 +121,7 @@ final class ProcessorTasklet implements Tasklet {
             case FINISH_RESTORE -> finishRestore();
             case PROCESS_INPUT -> processInput();
             case PROCESS_WATERMARK -> processWatermark();
+            case PROCESS_IDLE -> processIdle();
             case EMIT_IDLE -> emitIdle();
             case COMPLETE_EDGE -> completeEdge();
             case COMPLETE -> complete();
@@ -175,8 +176,8 @@ final class ProcessorTasklet implements Tasklet {
             return;
         }
         if (pendingWatermark == WatermarkCoalescer.IDLE) {
-            state = State.EMIT_IDLE;
-            emitIdle();
+            state = State.PROCESS_IDLE;
+            processIdle();
         } else if (pendingWatermark != WatermarkCoalescer.NONE) {
             state = State.PROCESS_WATERMARK;
             processWatermark();
@@ -259,6 +260,14 @@ final class ProcessorTasklet implements Tasklet {
         progress = true;
         pendingWatermark = inputCoalescer.next();
         state = State.PROCESS_INPUT;
+    }
+
+    private void processIdle() {
+        if (processor.tryProcessIdle()) {
+            progress = true;
+            state = State.EMIT_IDLE;
+            emitIdle();
+        }
     }
 
     private void emitIdle() {

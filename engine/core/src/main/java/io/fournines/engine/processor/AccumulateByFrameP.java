@@ -18,7 +18,9 @@ import java.util.function.ToLongFunction;
  * one accumulator per (frame, key). When the watermark passes a frame's end, each of its
  * accumulators goes out as a {@link KeyedFrame} to the instance that owns the key, so only partial
  * results cross the partitioned edge. Items behind the watermark, whose frame was already sent on,
- * are dropped and counted as {@code lateItems}.
+ * are dropped and counted as {@code lateItems}. When its input goes idle it sends every open
+ * accumulator at once: the other instances' watermarks close windows without waiting for an idle one,
+ * so partials held back for a watermark that is not coming would be left out of them.
  */
 public final class AccumulateByFrameP extends AbstractProcessor {
 
@@ -67,6 +69,19 @@ public final class AccumulateByFrameP extends AbstractProcessor {
         if (pendingOutput.isEmpty()) {
             flushUpTo(watermark.timestamp());
             pendingOutput.add(watermark);
+        }
+        return pendingOutput.emit(this::tryEmit);
+    }
+
+    /**
+     * Sends the open partials without moving the flush progress: records of those frames may still
+     * come if the input wakes up, and go out as further partials, which the second stage merges.
+     * An instance restored with another's partials and reading nothing now needs this too.
+     */
+    @Override
+    public boolean tryProcessIdle() {
+        if (pendingOutput.isEmpty()) {
+            frames.takeFramesUpTo(Long.MAX_VALUE, pendingOutput);
         }
         return pendingOutput.emit(this::tryEmit);
     }
