@@ -34,9 +34,10 @@ def member_blocks(run_dir: Path, warmup_s: float) -> list[Block]:
         return []
     rows = [_row(name, folder, warmup_s) for name, folder in processes]
     return [Heading("Per member"),
-            Paragraph("Each member runs the whole DAG on its slice of the generator; only partial aggregates "
-                      "(and other distributed edges) cross members. Latency is recorded where a window's "
-                      "result is emitted, so members that own no result keys record none."),
+            Paragraph("Each member runs the whole DAG on its share of the load (a slice of the generator, or of the "
+                      "Kafka topic's partitions); only partial aggregates (and other distributed edges) cross "
+                      "members. Latency is recorded where a window's result is emitted, so members that own no "
+                      "result keys record none."),
             Table(["member", "throughput", "cores busy", "latency p99", "latency p99.99", "network bytes sent",
                    "bytes/event", "credit stalls"], rows)]
 

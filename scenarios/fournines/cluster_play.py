@@ -114,7 +114,10 @@ def write_secret(run_dir: Path) -> str:
     return secret
 
 
-def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, expected_s: float) -> Outcome:
+def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, expected_s: float,
+                 job_fields: dict | None = None, on_running=None) -> Outcome:
+    """`job_fields`: added to the job sent to the members (the Kafka endpoint); `on_running`: called
+    once, when member 1 first reports progress (its job runs)."""
     token = api_token(write_secret(run_dir))
     for i in range(len(commands)):
         member_dir(run_dir, i).mkdir(parents=True, exist_ok=True)
@@ -122,7 +125,7 @@ def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisp
     faults = json.loads((run_dir / "scenario.json").read_text(encoding="utf-8"))["faults"]
     injected: list[dict] = []
     try:
-        outcome = _play(commands, run_dir, display, expected_s, token, jobs, faults, injected)
+        outcome = _play(commands, run_dir, display, expected_s, token, jobs, faults, injected, job_fields or {}, on_running)
         return dataclasses.replace(outcome, faults_injected=injected) if faults else outcome
     finally:
         # However the run ended, what the members wrote is kept where the report looks for it.
@@ -131,7 +134,7 @@ def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisp
 
 
 def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, expected_s: float, token: str,
-          jobs: list[int], faults: list[dict], injected: list[dict]) -> Outcome:
+          jobs: list[int], faults: list[dict], injected: list[dict], job_fields: dict, on_running) -> Outcome:
     with SignalCatcher() as signals, ExitStack() as stack, display:
         logs = [stack.enter_context(open(member_dir(run_dir, i) / "member.log", "a", encoding="utf-8"))
                 for i in range(len(commands))]
@@ -165,7 +168,7 @@ def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, ex
                             + follow.tail(), EXIT_FAILED)
             follow.pump()
         # The faults are the runner's to inject; the members run the job without them.
-        job_scenario = {**json.loads((run_dir / "scenario.json").read_text(encoding="utf-8")), "faults": []}
+        job_scenario = {**json.loads((run_dir / "scenario.json").read_text(encoding="utf-8")), "faults": [], **job_fields}
         status, body = _call(follow.http[0], "POST", "/jobs", token, json.dumps(job_scenario).encode())
         if status != 202:
             return stop("failed", f"member 1 refused the job ({status}): {body.strip()}", EXIT_FAILED)
@@ -176,6 +179,9 @@ def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, ex
         while any(i not in follow.done and not schedule.hit(f"member-{i + 1}") for i in range(len(children))):
             if follow.t0 is not None:
                 schedule.start(follow.t0)
+                if on_running is not None:
+                    on_running, running = None, on_running
+                    running()
             schedule.poll()
             if signals.first is not None:
                 return stop("interrupted", f"stopped by {signal.Signals(signals.first).name}", 128 + signals.first)

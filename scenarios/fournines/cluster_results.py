@@ -1,7 +1,7 @@
 """Merges the members' result files (member-<i>/) into the run's own, so run.json and the report see
 the cluster as one: latency logs are the union of every member's intervals (each rebased onto the
-first member's start time), throughput and CPU are summed per second, and member.json sums the
-counts. A member a fault restarted and that joined the running job again wrote into
+first member's start time), throughput and CPU are summed per second, member.json sums the
+counts, and the Kafka records set aside go into one dead-letters.jsonl. A member a fault restarted and that joined the running job again wrote into
 member-<i>/joined-<n>/: those files count as well. The member folders stay, for the report's
 per-member figures.
 """
@@ -12,7 +12,9 @@ from pathlib import Path
 # member.json fields that add up over members
 SUMMED = ("events_generated", "events_processed", "late_events", "late_window_partials", "dropped_events",
           "achieved_rate", "latency_values_clamped", "window_results_after_completion", "network_bytes_sent",
-          "network_items_sent", "network_credit_stalls")
+          "network_items_sent", "network_credit_stalls", "malformed_records", "kafka_polls", "kafka_polls_over_1ms",
+          "kafka_snapshot_partitions", "kafka_snapshot_offsets_total")
+DEAD_LETTERS = "dead-letters.jsonl"
 _BASE_TIME = re.compile(r"#\[BaseTime: *([0-9.]+)")
 _INTERVAL = re.compile(r"^(Tag=[^,]*,)?([0-9.]+)(,.*)$")
 
@@ -28,6 +30,9 @@ def merge_members(run_dir: Path, members: list[Path]) -> None:
             _merge_hlogs(run_dir / name, logs)
     _sum_csv(run_dir / "throughput.csv", [p / "throughput.csv" for p in processes], ("events",), ("events_per_s",))
     _sum_csv(run_dir / "cpu.csv", [p / "cpu.csv" for p in processes], ("cpu_seconds",), ())
+    letters = [p / DEAD_LETTERS for p in processes if (p / DEAD_LETTERS).is_file()]
+    if letters:
+        (run_dir / DEAD_LETTERS).write_text("".join(f.read_text(encoding="utf-8") for f in letters), encoding="utf-8")
 
 
 def _merge_member_json(target: Path, processes: list[Path], members: int) -> None:
@@ -37,6 +42,10 @@ def _merge_member_json(target: Path, processes: list[Path], members: int) -> Non
         values = [r[name] for r in reports if isinstance(r.get(name), (int, float))]
         if values:
             merged[name] = sum(values)
+    polls = [(r["kafka_polls"], r["kafka_poll_mean_us"]) for r in reports if "kafka_poll_mean_us" in r]
+    if polls:
+        total = sum(n for n, _ in polls)
+        merged["kafka_poll_mean_us"] = sum(n * mean for n, mean in polls) / total if total else 0
     merged["members"] = members
     target.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
 

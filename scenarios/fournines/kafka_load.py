@@ -1,10 +1,12 @@
 """The Kafka side of a run with `load.source: kafka`: the broker, the run's topic and the load
-generator, around the member that `play` runs (scenarios/README.md, "Kafka load").
+generator, around the member that `play` runs or the members of a cluster (scenarios/README.md,
+"Kafka load").
 
 In order: a real local broker (infra/kafka-local, a child JVM from the Maven jars, on loopback), or
 the cluster named by KAFKA_BOOTSTRAP=host:port; a fresh topic named after the results folder, with
-the scenario's partitions and fsync policy. The member starts; once it reports progress (its job,
-consumers included, is running) the load generator (loadgen/, its own JVM) starts and runs until it
+the scenario's partitions and fsync policy. The member starts (on a cluster, every member, each
+reading its share of the partitions); once it (member 1) reports progress (its job, consumers
+included, is running) the load generator (loadgen/, its own JVM) starts and runs until it
 is stopped. Starting it earlier would make the member begin with a backlog of events that waited
 for its start-up (several seconds on a busy machine). On the way out, whatever happened (Ctrl-C,
 a crash), the load generator and then the broker get SIGTERM, a grace period, then SIGKILL; the
@@ -87,7 +89,13 @@ class KafkaLoad:
 
     @property
     def member_args(self) -> list[str]:
+        """What a member alone (`run`) needs to read the topic."""
         return ["--kafka-bootstrap", self.bootstrap, "--kafka-topic", self.topic] if self.topic else []
+
+    @property
+    def job_fields(self) -> dict:
+        """What a cluster needs to read the topic: added to the job it is sent (engine/member KafkaLoad.Endpoint)."""
+        return {"kafka_endpoint": {"bootstrap": self.bootstrap, "topic": self.topic}} if self.topic else {}
 
     def failure(self) -> str | None:
         """Why the load is not to be trusted: the load generator ended by itself with an error."""

@@ -21,7 +21,7 @@ from fournines.cluster_results import merge_members
 from fournines.host_context import host_context
 from fournines.java_build import ensure_jar
 from fournines.jvm import PROFILE_FILE, jvm_flags, member_command
-from fournines.kafka_load import KafkaLoadError, build_jars as build_kafka_jars, kafka_load, run_record_fields
+from fournines.kafka_load import KafkaLoad, KafkaLoadError, build_jars as build_kafka_jars, kafka_load, run_record_fields
 from fournines.overrides import Overrides
 from fournines.play import EXIT_FAILED, Outcome, play
 from fournines.progress_display import ProgressDisplay
@@ -83,19 +83,30 @@ def run(scenario: dict, launcher: Callable[[list[str], Path], list[str]], profil
     elif members > 1:
         commands = member_commands(launcher, flags, run_dir, members)
         command = commands[0]
-        outcome = play_cluster(commands, run_dir, display, total_s)
+        outcome = _fed(scenario, run_dir, lambda kafka: play_cluster(commands, run_dir, display, total_s, job_fields=kafka.job_fields,
+                                                                     on_running=kafka.start_load))
         merge_members(run_dir, [member_dir(run_dir, i) for i in range(members)])
     else:
         command = launcher(flags, run_dir)
-        try:
-            with kafka_load(scenario, run_dir) as kafka:
-                command += kafka.member_args
-                outcome = play(command, run_dir, run_dir / "member.log", display, total_s, on_running=kafka.start_load)
-                if outcome.status == "completed" and kafka.failure():
-                    outcome = Outcome("failed", kafka.failure(), EXIT_FAILED)
-        except KafkaLoadError as e:
-            outcome = Outcome("failed", str(e), EXIT_FAILED)
+
+        def play_alone(kafka: KafkaLoad) -> Outcome:
+            command.extend(kafka.member_args)  # run.json records the command as the member ran
+            return play(command, run_dir, run_dir / "member.log", display, total_s, on_running=kafka.start_load)
+        outcome = _fed(scenario, run_dir, play_alone)
     return finish(run_dir, scenario, context, flags, command, outcome, profile)
+
+
+def _fed(scenario: dict, run_dir: Path, play_with: Callable[[KafkaLoad], Outcome]) -> Outcome:
+    """Plays with the scenario's Kafka load around it (none unless load.source is kafka); a broker or
+    load generator that failed fails the run."""
+    try:
+        with kafka_load(scenario, run_dir) as kafka:
+            outcome = play_with(kafka)
+            if outcome.status == "completed" and kafka.failure():
+                outcome = Outcome("failed", kafka.failure(), EXIT_FAILED)
+            return outcome
+    except KafkaLoadError as e:
+        return Outcome("failed", str(e), EXIT_FAILED)
 
 
 def finish(run_dir: Path, scenario: dict, context: dict, flags: list[str], command: list[str],

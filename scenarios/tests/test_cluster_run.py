@@ -53,6 +53,20 @@ def test_members_merge_into_one_run(tmp_path):
     assert (tmp_path / "throughput.csv").read_text().splitlines() == ["time_s,events,events_per_s", "1.0,15,15.000", "2.0,39,24.000"]
 
 
+def test_kafka_counts_add_up_the_poll_mean_is_weighed_and_dead_letters_are_joined(tmp_path):
+    for name, polls, mean, letters in (("member-1", 300, 10.0, '{"offset":7}\n'), ("member-2", 100, 50.0, '{"offset":9}\n')):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "member.json").write_text(json.dumps({"source": "kafka", "malformed_records": 1, "kafka_polls": polls,
+                                                        "kafka_poll_mean_us": mean, "kafka_snapshot_partitions": 2}))
+        (folder / "dead-letters.jsonl").write_text(letters)
+    merge_members(tmp_path, [tmp_path / "member-1", tmp_path / "member-2"])
+    merged = json.loads((tmp_path / "member.json").read_text())
+    assert (merged["malformed_records"], merged["kafka_polls"], merged["kafka_snapshot_partitions"]) == (2, 400, 4)
+    assert merged["kafka_poll_mean_us"] == 20.0
+    assert (tmp_path / "dead-letters.jsonl").read_text() == '{"offset":7}\n{"offset":9}\n'
+
+
 def test_the_progress_line_speaks_for_the_whole_cluster():
     first = Progress(5.0, "measure", 30_000, 10_000, 800, 900, 0.5)
     others = [Progress(5.0, "measure", 30_000, 9_000, None, None, 2.0), Progress(4.9, "measure", 30_000, 11_000, 1_200, 1_300, 0.1)]

@@ -2,8 +2,10 @@
 records it, and the run leaves run.json and a report with a "Faults" section. Without a guarantee
 the job has no snapshot to restart from, so it fails and the report says the latency never
 recovered; with exactly-once snapshots the survivors restart it from the latest one and the run
-completes, its report showing the time to recover and the restarts; and a member restarted by a
-fault joins again and is taken back into the job. No member process may outlive any run."""
+completes, its report showing the time to recover and the restarts, also when the load comes
+through Kafka (the survivors' sources seek the snapshot's offsets); and a member restarted by a
+fault joins again and is taken back into the job. No member process may outlive any run, nor the
+broker or load generator of a Kafka run."""
 import json
 import os
 from pathlib import Path
@@ -58,6 +60,24 @@ def test_with_snapshots_the_survivors_restart_the_job_and_the_run_completes(tmp_
     (row,) = [line for line in faults.splitlines() if line.startswith("| kill member-2 |")]
     assert row.split(" | ")[3].endswith(" s"), row  # a time to recover, not "never recovered"
     assert "| member-1 |" in faults and "| member-3 |" in faults  # the restarts table
+    assert processes_in(run_dir) == []
+
+
+def test_a_kafka_fed_cluster_restarts_from_the_snapshots_offsets(tmp_path):
+    exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO.replace("keys: 1_000}", "keys: 1_000, source: kafka, partitions: 3}")
+                                              + SNAPSHOTS)
+    assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
+    for member in ("member-1", "member-3"):
+        report = json.loads((run_dir / member / "member.json").read_text())
+        (restart,) = report["recoveries"]
+        assert restart["members"] == [0, 2] and restart["snapshot"] >= 1, restart
+        assert report["source"] == "kafka" and report["kafka_snapshot_offsets_total"] > 0, report
+    merged = json.loads((run_dir / "member.json").read_text())
+    # After the restart the two survivors read all three partitions, and their last snapshot says where.
+    assert merged["kafka_snapshot_partitions"] == 3 and merged["malformed_records"] == 0, merged
+    faults = (run_dir / "report.md").read_text().split("## Faults")[1]
+    (row,) = [line for line in faults.splitlines() if line.startswith("| kill member-2 |")]
+    assert row.split(" | ")[3].endswith(" s"), row
     assert processes_in(run_dir) == []
 
 

@@ -6,20 +6,17 @@ from fournines.scenario import available, load_scenario
 from fournines.support import unsupported
 
 
-# Waiting for snapshots across members (issue 7): refused for that reason only.
-NEEDS_CLUSTER_SNAPSHOTS = {"q5-fault"}
-
-
 @pytest.mark.parametrize("name", available())
 def test_every_committed_scenario_runs_on_this_build(name):
-    problems = unsupported(load_scenario(name))
-    if name in NEEDS_CLUSTER_SNAPSHOTS:
-        problems = [p for p in problems if "field guarantee=" not in p]
-    assert problems == []
+    assert unsupported(load_scenario(name)) == []
 
 
-def test_q5_fault_runs_today_without_a_guarantee():
+def test_q5_fault_runs_without_a_guarantee():
     assert unsupported(load_scenario("q5-fault", parse_overrides(["GUARANTEE=none", "SNAPSHOT_INTERVAL_MS=0"]))) == []
+
+
+def test_kafka_load_runs_on_a_cluster_with_faults():
+    assert unsupported(load_scenario("q5-fault", parse_overrides(["SOURCE=kafka"]))) == []
 
 
 def test_active_active_runs_on_local_clusters():
@@ -27,7 +24,7 @@ def test_active_active_runs_on_local_clusters():
 
 
 @pytest.mark.parametrize("overrides, message", [
-    (["SOURCE=kafka", "CLUSTER=2"], "field load.source=kafka with cluster.members=2"),
+    (["SOURCE=kafka", "CLUSTER=2", "MODE=active-active"], "field load.source=kafka in mode=active-active"),
     (["MODE=active-active", "CLUSTER=2", "TARGET=aws"], "field mode=active-active with engine=fournines target=aws"),
     (["MODE=active-active", "CLUSTER=2", "ENGINE=jet"], "field mode=active-active with engine=jet target=local"),
 ])

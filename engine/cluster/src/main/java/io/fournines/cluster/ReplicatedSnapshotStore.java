@@ -252,6 +252,7 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
     }
 
     /** Bytes of this member's own state in a snapshot (for metrics). */
+    @Override
     public long sizeInBytes(long snapshotId) {
         return own.sizeInBytes(snapshotId);
     }

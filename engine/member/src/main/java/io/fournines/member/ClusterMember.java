@@ -95,7 +95,9 @@ final class ClusterMember implements Cluster.Listener {
     long submit(String scenarioJson) throws ScenarioException {
         Scenario scenario;
         try {
-            scenario = Scenario.parse(new ObjectMapper().readTree(scenarioJson));
+            JsonNode job = new ObjectMapper().readTree(scenarioJson);
+            scenario = Scenario.parse(job);
+            KafkaLoad.Endpoint.of(job, scenario);
         } catch (IOException e) {
             throw new ScenarioException("the job is not JSON: " + e.getMessage());
         }
@@ -182,10 +184,12 @@ final class ClusterMember implements Cluster.Listener {
         long startEpochNanos = Long.parseLong(text.substring(0, newline));
         Scenario scenario;
         ActiveActiveCopy copy;
+        KafkaLoad.Endpoint kafka;
         try {
             JsonNode json = new ObjectMapper().readTree(text.substring(newline + 1));
             scenario = Scenario.parse(json);
             copy = ActiveActiveCopy.of(json);
+            kafka = KafkaLoad.Endpoint.of(json, scenario);
         } catch (IOException | ScenarioException e) {
             cluster.broadcastControl(FAIL, jobId, "member " + cluster.self() + " cannot run job " + jobId + ": " + e.getMessage());
             return;
@@ -197,7 +201,7 @@ final class ClusterMember implements Cluster.Listener {
             job.clusterJob.joinRunning();
         }
         MemberRun run = new MemberRun(scenario, job.dir, stdout,
-                new ClusterPart(job.clusterJob, cluster.self(), cluster.size(), startEpochNanos, copy, joining), null);
+                new ClusterPart(job.clusterJob, cluster.self(), cluster.size(), startEpochNanos, copy, joining), kafka);
         job.run = run;
         if (job.cause != null) {
             run.fail(new IllegalStateException(job.cause));

@@ -1,5 +1,6 @@
 package io.fournines.member;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fournines.engine.kafka.DeadLetterFile;
 import io.fournines.engine.kafka.KafkaSourceOptions;
@@ -18,7 +19,6 @@ import io.fournines.loadgen.trades.Trade;
 import io.fournines.loadgen.trades.TradeCodec;
 import io.fournines.nexmark.latency.EpochClock;
 import io.fournines.nexmark.latency.LatencyLog;
-import io.fournines.nexmark.latency.LatencyLogs;
 import io.fournines.nexmark.latency.WindowLatencyRecorder;
 import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.query.NexmarkQuery;
@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The member's load from Kafka ({@code load.source: kafka}): the query reads the topic the load
@@ -42,8 +43,33 @@ import java.util.function.Predicate;
  */
 final class KafkaLoad implements LoadProgress, AutoCloseable {
 
-    /** Where the runner's Kafka is, and the run's topic. */
+    /**
+     * Where the runner's Kafka is, and the run's topic: {@code run}'s options for a member alone; on
+     * a cluster, a {@code kafka_endpoint} object the runner adds to the job JSON it submits.
+     */
     record Endpoint(String bootstrap, String topic) {
+
+        static final String FIELD = "kafka_endpoint";
+
+        /** The job's endpoint; null when its load is not from Kafka. */
+        static Endpoint of(JsonNode job, Scenario scenario) throws ScenarioException {
+            JsonNode node = job.get(FIELD);
+            boolean fromKafka = scenario.source().equals(Scenario.KAFKA);
+            if (node == null && fromKafka) {
+                throw new ScenarioException("load.source is kafka: the job needs the runner's " + FIELD + " {\"bootstrap\": \"HOST:PORT\", \"topic\": T}");
+            }
+            if (node == null) {
+                return null;
+            }
+            if (!fromKafka) {
+                throw new ScenarioException(FIELD + ": only for load.source kafka; it is " + scenario.source());
+            }
+            if (!node.isObject() || !node.path("bootstrap").isTextual() || !node.path("topic").isTextual()
+                    || node.get("bootstrap").asText().isBlank() || node.get("topic").asText().isBlank()) {
+                throw new ScenarioException(FIELD + ": must be {\"bootstrap\": \"HOST:PORT\", \"topic\": T}; is " + node);
+            }
+            return new Endpoint(node.get("bootstrap").asText(), node.get("topic").asText());
+        }
     }
 
     static final String DEAD_LETTERS = "dead-letters.jsonl";
@@ -53,28 +79,29 @@ final class KafkaLoad implements LoadProgress, AutoCloseable {
     private final DeadLetterFile deadLetters;
     private final LongAdder consumed = new LongAdder();
     private final LongAccumulator newestScheduled = new LongAccumulator(Math::max, Long.MIN_VALUE);
-    private EpochClock clock;
+    private final EpochClock clock;
 
-    KafkaLoad(Scenario scenario, Endpoint endpoint, Path dir) throws IOException {
+    KafkaLoad(Scenario scenario, Endpoint endpoint, Path dir, EpochClock clock) throws IOException {
         this.scenario = scenario;
         this.endpoint = endpoint;
         this.deadLetters = new DeadLetterFile(dir.resolve(DEAD_LETTERS));
+        this.clock = clock;
     }
 
-    /** Source, query and latency sink; returns the window recorder, or null for a per-event query. */
-    WindowLatencyRecorder attach(Pipeline pipeline, LatencyLog latency, LatencyLogs logs, Path dir, Predicate<Object> countProcessed)
-            throws IOException {
-        clock = logs.clock();
+    /**
+     * Source, query and latency sink, into a new pipeline for each execution of the job (a cluster
+     * runs it again after a lost member); {@code windows} gives the run's one window recorder.
+     */
+    void attach(Pipeline pipeline, LatencyLog latency, Supplier<WindowLatencyRecorder> windows, Predicate<Object> countProcessed) {
         if (scenario.query().equals(TradesPerSecond.NAME)) {
             StreamStage<Trade> trades = pipeline.readFrom(source(record -> {
                 Trade trade = TradeCodec.decode(record.value());
                 noteScheduled(trade.scheduledEpochNanos());
                 return trade;
             })).withTimestamps(Trade::timeMillis, 0);
-            WindowLatencyRecorder windows = windowRecorder(latency, logs, dir);
             TradesPerSecond.attach(trades.filter(countProcessed), scenario.parameters().windowMs(), scenario.parameters().slideMs())
-                           .writeTo(MemberRun.windowLatencySink(windows, scenario.threads()));
-            return windows;
+                           .writeTo(MemberRun.windowLatencySink(windows.get(), scenario.threads()));
+            return;
         }
         NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
         if (query instanceof PerEventQuery<?> perEvent) {
@@ -83,13 +110,11 @@ final class KafkaLoad implements LoadProgress, AutoCloseable {
                 return new Scheduled<>(e.event(), e.scheduledEpochNanos());
             })).withoutTimestamps();
             MemberRun.attachScheduled(perEvent, events.filter(countProcessed))
-                     .writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, logs.clock())));
-            return null;
+                     .writeTo(Sinks.fromProcessor("latency", () -> new PerEventLatencySinkP(latency, clock)));
+            return;
         }
         StreamStage<Event> events = pipeline.readFrom(source(record -> decodeNexmark(record.value()).event())).withTimestamps(Event::dateTime, 0);
-        WindowLatencyRecorder windows = windowRecorder(latency, logs, dir);
-        query.attach(events.filter(countProcessed)).writeTo(MemberRun.windowLatencySink(windows, scenario.threads()));
-        return windows;
+        query.attach(events.filter(countProcessed)).writeTo(MemberRun.windowLatencySink(windows.get(), scenario.threads()));
     }
 
     private <T> StreamSource<T> source(RecordDecoder<T> decoder) {
@@ -112,10 +137,6 @@ final class KafkaLoad implements LoadProgress, AutoCloseable {
         newestScheduled.accumulate(epochNanos);
     }
 
-    private static WindowLatencyRecorder windowRecorder(LatencyLog latency, LatencyLogs logs, Path dir) throws IOException {
-        return new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
-    }
-
     @Override
     public long emitted() {
         return consumed.sum();
@@ -124,14 +145,15 @@ final class KafkaLoad implements LoadProgress, AutoCloseable {
     @Override
     public long lagNanos() {
         long newest = newestScheduled.get();
-        return newest == Long.MIN_VALUE || clock == null ? 0 : Math.max(0, clock.nowMicros() * 1_000 - newest);
+        return newest == Long.MIN_VALUE ? 0 : Math.max(0, clock.nowMicros() * 1_000 - newest);
     }
 
     /**
      * The Kafka source's figures for member.json; with a guarantee, also the offsets the last
-     * committed snapshot holds (where a restore would resume), summed over the partitions.
+     * committed snapshot holds (where a restore would resume), summed over the partitions; on a
+     * cluster, over the partitions this member's sources read (the members' figures add up).
      */
-    void describe(ObjectNode m, Map<String, Long> jobMetrics, SnapshotStore snapshots, long lastSnapshot) {
+    void describe(ObjectNode m, Map<String, Long> jobMetrics, Supplier<SnapshotStore> snapshots, long lastSnapshot) {
         m.put("source", Scenario.KAFKA);
         m.put("kafka_topic", endpoint.topic());
         m.put("malformed_records", MemberRun.sumOf(jobMetrics, ".malformedRecords"));
@@ -141,7 +163,7 @@ final class KafkaLoad implements LoadProgress, AutoCloseable {
         m.put("kafka_poll_mean_us", polls == 0 ? 0 : MemberRun.sumOf(jobMetrics, ".pollNanos") / 1e3 / polls);
         m.put("kafka_polls_over_1ms", MemberRun.sumOf(jobMetrics, ".pollsOver1ms"));
         if (scenario.guarantee() != ProcessingGuarantee.NONE) {
-            Map<TopicPartition, Long> offsets = SnapshotOffsets.read(snapshots, lastSnapshot, SnapshotOffsets.SOURCE_VERTEX);
+            Map<TopicPartition, Long> offsets = SnapshotOffsets.read(snapshots.get(), lastSnapshot, SnapshotOffsets.SOURCE_VERTEX);
             m.put("kafka_snapshot_partitions", offsets.size());
             m.put("kafka_snapshot_offsets_total", offsets.values().stream().mapToLong(Long::longValue).sum());
         }

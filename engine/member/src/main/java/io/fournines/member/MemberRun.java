@@ -17,6 +17,7 @@ import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.engine.snapshot.InMemorySnapshotStore;
+import io.fournines.engine.snapshot.SnapshotStore;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.latency.LatencyLog;
@@ -159,13 +160,9 @@ final class MemberRun implements StoppableRun {
             LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
             Supplier<Dag> dags;
             if (kafkaEndpoint != null) {
-                kafka = new KafkaLoad(scenario, kafkaEndpoint, dir);
+                kafka = new KafkaLoad(scenario, kafkaEndpoint, dir, logs.clock());
                 load = kafka;
-                Pipeline pipeline = newPipeline();
-                windows = kafka.attach(pipeline, latency, logs, dir, this::countProcessed);
-                // Built once: Kafka load runs on one member (the runner refuses it on a cluster), so it never restarts.
-                Dag dag = pipeline.toDag();
-                dags = () -> dag;
+                dags = () -> kafkaDag(latency, logs);
             } else {
                 dags = () -> generatorDag(latency, logs);
             }
@@ -238,8 +235,9 @@ final class MemberRun implements StoppableRun {
         return JobConfig.snapshotting(scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
     }
 
-    private long snapshotBytes(long snapshotId) {
-        return cluster != null ? cluster.job().snapshots().store().sizeInBytes(snapshotId) : snapshotStore.sizeInBytes(snapshotId);
+    /** This member's snapshots: on a cluster, what it wrote itself or gathered to restore (and the copies it keeps for others). */
+    private SnapshotStore snapshots() {
+        return cluster != null ? cluster.job().snapshots().store() : snapshotStore;
     }
 
     private Pipeline newPipeline() {
@@ -253,12 +251,24 @@ final class MemberRun implements StoppableRun {
         if (query instanceof PerEventQuery<?> perEvent) {
             attachPerEvent(pipeline, perEvent, latency, logs);
         } else {
-            if (windows == null) {
-                windows = new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
-            }
-            attachWindowed(pipeline, query, windows);
+            attachWindowed(pipeline, query, windows(latency, logs));
         }
         return pipeline.toDag();
+    }
+
+    /** The query on the Kafka topic, as a new DAG: for the first execution and for each restart. */
+    private Dag kafkaDag(LatencyLog latency, LatencyLogs logs) {
+        Pipeline pipeline = newPipeline();
+        kafka.attach(pipeline, latency, () -> windows(latency, logs), this::countProcessed);
+        return pipeline.toDag();
+    }
+
+    /** The run's window recorder, made with the first windowed DAG: every execution records into it. */
+    private WindowLatencyRecorder windows(LatencyLog latency, LatencyLogs logs) {
+        if (windows == null) {
+            windows = new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock());
+        }
+        return windows;
     }
 
     /** On the recovery thread: this member runs the job again after a restart. */
@@ -401,10 +411,10 @@ final class MemberRun implements StoppableRun {
             m.put("snapshot_interval_ms", scenario.snapshotIntervalMillis());
             m.put("snapshots_committed", cluster != null ? cluster.job().committedSnapshotCount() : job.committedSnapshotCount());
             m.put("last_snapshot_ms", job.lastSnapshotDurationNanos() / 1e6);
-            m.put("last_snapshot_bytes", snapshotBytes(job.lastCommittedSnapshot()));
+            m.put("last_snapshot_bytes", snapshots().sizeInBytes(job.lastCommittedSnapshot()));
         }
         if (kafka != null) {
-            kafka.describe(m, jobMetrics, snapshotStore, job.lastCommittedSnapshot());
+            kafka.describe(m, jobMetrics, this::snapshots, job.lastCommittedSnapshot());
         }
         Files.writeString(dir.resolve("member.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
     }

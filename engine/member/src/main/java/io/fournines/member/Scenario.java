@@ -100,9 +100,6 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
         JsonNode cluster = object(root, "cluster");
         int threads = Math.toIntExact(Math.min(integer(cluster, "cluster.threads", 1), 1024));
         int members = cluster.has("members") ? Math.toIntExact(Math.min(integer(cluster, "cluster.members", 1), 1024)) : 1;
-        if (source.equals(KAFKA) && members > 1) {
-            throw new ScenarioException("load.source: the Kafka source runs on one member so far; is \"kafka\" with cluster.members " + members);
-        }
         if (source.equals(IN_PROCESS) && load.has("partitions") && integer(load, "load.partitions", 1) != (long) members * threads) {
             throw new ScenarioException("load.partitions: the in-process generator runs one slice per worker thread of each member, so it must equal "
                     + "cluster.members x cluster.threads (" + members * threads + "); is " + load.get("partitions"));
@@ -112,6 +109,9 @@ record Scenario(String query, QueryParameters parameters, double rate, long keys
         // active-active: each copy is a cluster of its own; the runner tells it its part (ActiveActiveCopy).
         if (root.has("mode") && !List.of("single", "active-active").contains(root.get("mode").asText())) {
             throw new ScenarioException("mode: the member supports \"single\" and \"active-active\"; is " + root.get("mode"));
+        }
+        if (source.equals(KAFKA) && root.path("mode").asText().equals("active-active")) {
+            throw new ScenarioException("load.source: active-active copies run on the in-process generator so far; is \"kafka\" with mode active-active");
         }
         if (root.has("faults") && !(root.get("faults").isArray() && root.get("faults").isEmpty())) {
             throw new ScenarioException("faults: the member injects no faults; must be []");

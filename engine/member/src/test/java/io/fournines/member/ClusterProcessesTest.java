@@ -460,6 +460,9 @@ class ClusterProcessesTest {
         assertThat(call(https.get(1), "POST", "/jobs", null, job).statusCode()).isEqualTo(401);
         assertThat(call(https.get(1), "POST", "/jobs", "0".repeat(64), job).statusCode()).isEqualTo(401);
         assertThat(log("member-1")).contains("refused management call POST /jobs");
+        HttpResponse<String> noEndpoint = call(https.get(1), "POST", "/jobs", token, job.replace("in-process", "kafka"));
+        assertThat(noEndpoint.statusCode()).isEqualTo(400);
+        assertThat(noEndpoint.body()).contains("load.source is kafka: the job needs the runner's kafka_endpoint");
 
         HttpResponse<String> submitted = call(https.get(1), "POST", "/jobs", token, job);
         assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);

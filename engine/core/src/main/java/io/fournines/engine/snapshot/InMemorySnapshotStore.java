@@ -98,6 +98,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
     }
 
     /** Bytes of state in a snapshot of this store (for metrics). */
+    @Override
     public long sizeInBytes(long snapshotId) {
         Slot slot = slot(snapshotId);
         return slot.snapshotId == snapshotId ? slot.bytes.get() : 0;

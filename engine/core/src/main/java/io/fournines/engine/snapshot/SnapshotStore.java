@@ -29,4 +29,7 @@ public interface SnapshotStore {
 
     /** The chunks of a committed snapshot for one vertex and partition, in the order written. */
     List<byte[]> read(long snapshotId, String vertex, int partition);
+
+    /** Bytes of the chunks this store wrote for a snapshot, not counting copies it keeps for others (for metrics). */
+    long sizeInBytes(long snapshotId);
 }
