@@ -40,6 +40,12 @@ import java.util.stream.IntStream;
  * once. The member list is static, but a lost member's index may join again (its process started
  * anew): the younger members dial it again until it answers, the older ones take its call, and
  * the listener hears that it joined.
+ *
+ * <p>A member that was itself not running for about the failure timeout (SIGSTOP, a long GC pause,
+ * a frozen VM) has been dropped by the others, or may be any moment: when it runs again it must not
+ * take their silence for their loss, or it would carry on with the job alone beside them. It
+ * notices the gap in its own heartbeat ticks before it acts on any loss, closes its connections,
+ * tells the listener it was dropped, and joins again as a restarted process would.
  */
 public final class Cluster implements AutoCloseable {
 
@@ -51,6 +57,13 @@ public final class Cluster implements AutoCloseable {
 
         /** A member that was lost joined again (a new process with its index). */
         default void onMemberJoined(int member) {
+        }
+
+        /**
+         * This member was paused long enough for the others to drop it (the cause says how long):
+         * it is no longer part of any running job, and it is joining again.
+         */
+        default void onDropped(String cause) {
         }
     }
 
@@ -73,6 +86,8 @@ public final class Cluster implements AutoCloseable {
     private final AtomicReference<String> joinFailure = new AtomicReference<>();
     private Channel server;
     private volatile boolean closing;
+    /** When the heartbeat last ran (I/O thread only): a long gap means this process was paused. */
+    private long lastTickNanos;
 
     private Cluster(ClusterConfig config, Listener listener, PrintStream log) {
         this.config = config;
@@ -137,6 +152,7 @@ public final class Cluster implements AutoCloseable {
         for (int m = 0; m < self(); m++) {
             dial(m, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis()));
         }
+        lastTickNanos = System.nanoTime();
         group.scheduleAtFixedRate(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -265,6 +281,10 @@ public final class Cluster implements AutoCloseable {
 
     private void heartbeat() {
         long now = System.nanoTime();
+        if (droppedAfterPause(now)) {
+            return;
+        }
+        lastTickNanos = now;
         long timeout = TimeUnit.MILLISECONDS.toNanos(config.failureTimeoutMillis());
         for (int m = 0; m < size(); m++) {
             Channel ch = channels.get(m);
@@ -283,6 +303,9 @@ public final class Cluster implements AutoCloseable {
     }
 
     private void memberLost(int member, String cause) {
+        if (droppedAfterPause(System.nanoTime())) {
+            return;
+        }
         if (!closing && lost.compareAndSet(member, null, cause)) {
             log("lost " + cause);
             snapshotStores.values().forEach(store -> store.memberLost(member));
@@ -291,6 +314,38 @@ public final class Cluster implements AutoCloseable {
                 group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    /**
+     * If the heartbeat has not run for so long that the others may have declared this member lost
+     * (they wait the failure timeout from the last heartbeat they heard, sent up to one interval
+     * before the pause, and check once an interval), this member was paused: it drops out, every
+     * connection closed and every other member counted lost without telling the listener of each
+     * (their silence was its own), and dials the older ones again; the younger ones dial it.
+     */
+    private boolean droppedAfterPause(long now) {
+        long paused = now - lastTickNanos;
+        long failureTimeout = config.failureTimeoutMillis();
+        long threshold = Math.max(failureTimeout / 2, failureTimeout - 2 * config.heartbeatMillis());
+        if (closing || paused <= TimeUnit.MILLISECONDS.toNanos(threshold)) {
+            return false;
+        }
+        lastTickNanos = now;
+        String cause = "this member was paused for " + TimeUnit.NANOSECONDS.toMillis(paused) + " ms, about the failure timeout ("
+                + failureTimeout + " ms) or longer: the others have dropped it";
+        log(cause + "; it leaves its jobs and joins again");
+        for (int m = 0; m < size(); m++) {
+            Channel ch = channels.get(m);
+            int member = m;
+            if (member != self() && ch != null && lost.compareAndSet(member, null, cause)) {
+                ch.close();
+                if (member < self()) {
+                    group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
+                }
+            }
+        }
+        listener.onDropped(cause);
+        return true;
     }
 
     /** Dials a lost older member until it is back (a younger member dials, so it is this one's call). */

@@ -194,7 +194,10 @@ final class ClusterMember implements Cluster.Listener {
             cluster.broadcastControl(FAIL, jobId, "member " + cluster.self() + " cannot run job " + jobId + ": " + e.getMessage());
             return;
         }
-        JobState job = jobs.computeIfAbsent(jobId, id -> new JobState(id, joining ? joinedDir(id) : out.resolve("job-" + id), text));
+        // Joining, this member takes part anew: a part it was dropped from (it was paused) stays behind, in its own folder.
+        JobState job = joining ? new JobState(jobId, joinedDir(jobId), text)
+                : jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id), text));
+        jobs.put(jobId, job);
         job.clusterJob = new ClusterJob(cluster, jobId, scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotBackups,
                 scaleOutDelay);
         if (joining) {
@@ -291,6 +294,20 @@ final class ClusterMember implements Cluster.Listener {
                 } else {
                     failLocally(job, "member " + self + ": job " + job.id + " failed because it lost " + cause);
                 }
+            }
+        }
+    }
+
+    /**
+     * The others dropped this member (it was paused): its part of every job ends here, without
+     * failing the job on them (they run it on without this member, and take it back in once it has
+     * joined again). The cause set first keeps the ending part from broadcasting its failure.
+     */
+    @Override
+    public void onDropped(String cause) {
+        for (JobState job : jobs.values()) {
+            if (job.state.equals("starting") || job.state.equals("running")) {
+                failLocally(job, "member " + cluster.self() + ": left job " + job.id + ": " + cause);
             }
         }
     }

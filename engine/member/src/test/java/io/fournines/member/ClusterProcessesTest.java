@@ -491,6 +491,51 @@ class ClusterProcessesTest {
         assertThat(log("member-1")).contains("member 2");
     }
 
+    /**
+     * A member paused (SIGSTOP) past the failure timeout: the others restart the job without it.
+     * When it runs again it must not take their silence for their loss and carry on alone (it
+     * would restart the job by itself, beside them); it notices its own pause, leaves its part
+     * without failing the job on the others, and joins again; the coordinator takes it back in
+     * after the scale-out delay and the job completes on all three.
+     */
+    @Test
+    void aMemberPausedPastTheFailureTimeoutLeavesItsPartAndIsTakenBackIn() throws Exception {
+        String members = freeAddresses(3);
+        List<String> https = serveCluster(members, 3, 2_000);
+        String token = ClusterSecret.of(SECRET, "test").apiToken();
+        String job = "{\"name\":\"t\",\"query\":{\"name\":\"q5\",\"window_ms\":2000,\"slide_ms\":500},"
+                + "\"load\":{\"rate\":5000,\"source\":\"in-process\",\"keys\":1000,\"partitions\":3},"
+                + "\"cluster\":{\"members\":3,\"threads\":1},\"guarantee\":\"exactly-once\",\"snapshot_interval_ms\":500,"
+                + "\"warmup_s\":1,\"duration_s\":20}";
+        HttpResponse<String> submitted = call(https.get(0), "POST", "/jobs", token, job);
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String id = submitted.body().replaceAll("\\D", "");
+        await().atMost(30, TimeUnit.SECONDS).until(() -> call(https.get(0), "GET", "/jobs/" + id, token, null).body().contains("\"running\""));
+        Thread.sleep(2_000);  // a few snapshots committed
+
+        long paused = processes.get("member-2").pid();
+        signal("STOP", paused);
+        await().atMost(15, TimeUnit.SECONDS).until(() -> log("member-0").contains("restarting as attempt 1 on members 0,1"));
+        Thread.sleep(1_000);
+        signal("CONT", paused);
+
+        await().atMost(15, TimeUnit.SECONDS).until(() -> log("member-0").contains("restarting as attempt 2 on members 0,1,2"));
+        assertThat(log("member-2")).contains("this member was paused for").contains("left job " + id)
+                .doesNotContain("restarting as attempt");
+        assertThat(log("member-0")).contains("member 2 joined again");
+        for (int m = 0; m < 3; m++) {
+            String api = https.get(m);
+            await().atMost(40, TimeUnit.SECONDS).until(() -> !call(api, "GET", "/jobs/" + id, token, null).body().contains("\"running\""));
+            assertThat(call(api, "GET", "/jobs/" + id, token, null).body()).as("member %d's part", m).contains("\"completed\"");
+        }
+        assertThat(Files.readString(dir.resolve("out-2").resolve("job-" + id).resolve("joined-1").resolve("member.json")))
+                .contains("\"attempt\" : 2");
+    }
+
+    private static void signal(String signal, long pid) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor()).isZero();
+    }
+
     @Test
     void aMemberWithTheWrongSecretIsRefused() throws Exception {
         String members = freeAddresses(2);
