@@ -3,8 +3,8 @@ records it, and the run leaves run.json and a report with a "Faults" section. Wi
 the job has no snapshot to restart from, so it fails and the report says the latency never
 recovered; with exactly-once snapshots the survivors restart it from the latest one and the run
 completes, its report showing the time to recover and the restarts, also when the load comes
-through Kafka (the survivors' sources seek the snapshot's offsets); and a member restarted by a
-fault joins again and is taken back into the job. No member process may outlive any run, nor the
+through Kafka (the survivors' sources seek the snapshot's offsets); a member restarted by a fault,
+or stopped for longer than the failure timeout, joins again and is taken back into the job. No member process may outlive any run, nor the
 broker or load generator of a Kafka run."""
 import json
 import os
@@ -91,6 +91,19 @@ def test_a_restarted_member_is_taken_back_into_the_job(tmp_path):
     assert [(r["attempt"], r["members"]) for r in first] == [(1, [0, 2]), (2, [0, 1, 2])]
     (joined,) = json.loads((run_dir / "member-2" / "joined-1" / "member.json").read_text())["recoveries"]
     assert (joined["attempt"], joined["members"]) == (2, [0, 1, 2]) and joined["state_bytes"] > 0
+    assert processes_in(run_dir) == []
+
+
+def test_a_member_stopped_past_the_failure_timeout_leaves_its_part_and_is_taken_back_in(tmp_path):
+    exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO.replace(
+        "{at: 6s, action: kill, target: member-2}", "{at: 5s, action: stop, target: member-2, duration: 5s}")
+        .replace("duration: 12s", "duration: 16s") + SNAPSHOTS)
+    assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
+    first = json.loads((run_dir / "member-1" / "member.json").read_text())["recoveries"]
+    assert [(r["attempt"], r["members"]) for r in first] == [(1, [0, 2]), (2, [0, 1, 2])]
+    assert "left job" in (run_dir / "member-2" / "member.log").read_text()
+    (joined,) = json.loads((run_dir / "member-2" / "joined-1" / "member.json").read_text())["recoveries"]
+    assert joined["attempt"] == 2
     assert processes_in(run_dir) == []
 
 
