@@ -1,11 +1,13 @@
 """Plays one run on a local cluster (cluster.members > 1): starts the member processes (each its own
 JVM, ports and folder member-<i>/), waits until they have all joined, submits the job through the
-first member's management API, follows the first member's progress, and stops every member at the
-end, on a signal, on a crash or when the job fails. No process outlives the runner: each is a
+first member's management API, follows the job through the first member a fault has not taken
+down (its status, its progress line as the cluster's), and stops every member at the end, on a
+signal, on a crash or when the job fails. No process outlives the runner: each is a
 ChildProcess in its own group, killed on exit, with a parent-death signal.
 
 Faults (the scenario's `faults`) are fired at the members by faults.py from the loop that follows
-them, counted from member 1's t=0; a member a fault killed is expected to be gone, not a crash.
+them, counted from the job's t=0 (the members share it); a member a fault killed is expected to be
+gone, not a crash.
 
 The members share a secret generated for the run (cluster.secret, mode 0600, in the results
 folder); API calls carry the bearer token derived from it.
@@ -74,6 +76,7 @@ def _free_ports(n: int) -> list[int]:
 
 
 def _call(http: str, method: str, path: str, token: str, body: bytes | None = None) -> tuple[int, str]:
+    """The status and body of a management API call; (0, why) when the member did not answer."""
     request = urllib.request.Request(f"http://{http}{path}", data=body, method=method,
                                      headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
     try:
@@ -81,6 +84,8 @@ def _call(http: str, method: str, path: str, token: str, body: bytes | None = No
             return response.status, response.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
+    except OSError as e:  # refused or timed out: a member a fault has just taken down
+        return 0, str(e)
 
 
 def member_commands(launcher, flags: list[str], run_dir: Path, members: int, first: int = 0,
@@ -117,7 +122,7 @@ def write_secret(run_dir: Path) -> str:
 def play_cluster(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, expected_s: float,
                  job_fields: dict | None = None, on_running=None) -> Outcome:
     """`job_fields`: added to the job sent to the members (the Kafka endpoint); `on_running`: called
-    once, when member 1 first reports progress (its job runs)."""
+    once, when a member first reports progress (the job runs)."""
     token = api_token(write_secret(run_dir))
     for i in range(len(commands)):
         member_dir(run_dir, i).mkdir(parents=True, exist_ok=True)
@@ -192,7 +197,7 @@ def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, ex
                 return stop("failed", follow.exited() + follow.tail(), EXIT_FAILED)
             if time.monotonic() > next_status:
                 next_status = time.monotonic() + 1
-                code, body = _call(follow.http[0], "GET", f"/jobs/{job}", token)
+                code, body = _call(follow.http[follow.first_live()], "GET", f"/jobs/{job}", token)
                 state = json.loads(body) if code == 200 else {}
                 if state.get("state") == "failed" or state.get("cause"):
                     return stop("failed", f"job {job} failed: {state.get('cause')}" + follow.tail(), EXIT_FAILED)
@@ -223,8 +228,8 @@ class _Follow:
         self.done: set[int] = set()
         self.tails: dict[int, list[str]] = {}
         self.progress: dict[int, Progress] = {}
-        # Member 1's t=0 (epoch s): arrival minus elapsed_s of its progress lines. A line can arrive
-        # late, never early, so the earliest estimate is the best.
+        # The job's t=0 (epoch s): arrival minus elapsed_s of the progress lines (the members start
+        # the job at one instant). A line can arrive late, never early, so the earliest estimate is the best.
         self.t0: float | None = None
         self.expected_gone = lambda name: False  # a member a fault killed: its exit is no crash
 
@@ -246,9 +251,8 @@ class _Follow:
         message = parse_line(text) if stream == "stdout" else None
         if isinstance(message, Progress):
             self.progress[i] = message
-            if i == 0:
-                self.t0 = min(self.t0 or math.inf, time.time() - message.elapsed_s)
-            if i == 0:
+            self.t0 = min(self.t0 or math.inf, time.time() - message.elapsed_s)
+            if i == self.first_live():
                 # A member a fault took down sends no more lines: its last one is no longer the cluster's.
                 live = [p for j, p in self.progress.items() if not self.expected_gone(f"member-{j + 1}")]
                 self.display.update(_cluster_progress(message, live))
@@ -260,6 +264,10 @@ class _Follow:
             self.display.output(f"member-{i + 1}: {text}", stream)
             if stream == "stderr":
                 self.tails[i] = (self.tails.get(i, []) + [text])[-10:]
+
+    def first_live(self) -> int:
+        """The first member no fault has taken down: the one whose API and progress speak for the job."""
+        return next((i for i in range(len(self.children)) if not self.expected_gone(f"member-{i + 1}")), 0)
 
     def exited(self) -> str | None:
         """Why the run cannot go on: a member that exited (they run until stopped)."""
@@ -276,7 +284,7 @@ class _Follow:
 
 
 def _cluster_progress(first: Progress, latest: list[Progress]) -> Progress:
-    """Member 1's progress line made the cluster's: the members' achieved rates summed, the worst
+    """The first live member's progress line made the cluster's: the members' achieved rates summed, the worst
     latency and schedule lag of their last intervals."""
     def worst(values):
         values = [v for v in values if v is not None]

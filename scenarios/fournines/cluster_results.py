@@ -72,11 +72,11 @@ def _merge_hlogs(target: Path, logs: list[Path]) -> None:
 
 
 def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates: tuple[str, ...]) -> None:
-    """A row per sample of the first member (it runs from start to end: no fault may target it), with
-    every member's figures of the same second added (samples are once a second on the run's
-    timeline): a cumulative column takes the member's latest value at or before that second, so a
-    member a fault killed keeps what it did and one that joined later adds from when it started; a
-    rate column takes the member's sample of that second, or nothing."""
+    """A row per second any member sampled (samples are once a second on the run's timeline; a
+    fault may end any member's early), with every member's figures of that second added: a
+    cumulative column takes the member's latest value at or before that second, so a member a fault
+    killed keeps what it did and one that joined later adds from when it started; a rate column
+    takes the member's sample of that second, or nothing."""
     tables = []
     for f in files:
         if f.is_file():
@@ -84,10 +84,13 @@ def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates
             tables.append((lines[0].split(","), [row.split(",") for row in lines[1:] if row]))
     if not tables:
         return
-    columns, first_rows = tables[0]
+    columns = tables[0][0]
+    first_row_of = {}
+    for _, rows in tables:
+        for row in rows:
+            first_row_of.setdefault(round(float(row[0])), row)
     out = [",".join(columns)]
-    for row in first_rows:
-        second = round(float(row[0]))
+    for second, row in sorted(first_row_of.items()):
         summed = list(row)
         for c, name in enumerate(columns):
             if name in cumulative or name in rates:

@@ -63,6 +63,21 @@ def test_with_snapshots_the_survivors_restart_the_job_and_the_run_completes(tmp_
     assert processes_in(run_dir) == []
 
 
+def test_killing_member_1_the_coordinator_the_runner_follows_the_job_through_the_next(tmp_path):
+    exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO.replace("target: member-2", "target: member-1") + SNAPSHOTS)
+    assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
+    for member in ("member-2", "member-3"):
+        (restart,) = json.loads((run_dir / member / "member.json").read_text())["recoveries"]
+        assert restart["members"] == [1, 2], restart
+    assert "restarting as attempt 1 on members 1,2" in (run_dir / "member-2" / "member.log").read_text()
+    throughput = (run_dir / "throughput.csv").read_text().splitlines()
+    assert float(throughput[-1].split(",")[0]) >= 13  # to the end of the run, past member 1's last sample
+    faults = (run_dir / "report.md").read_text().split("## Faults")[1]
+    (row,) = [line for line in faults.splitlines() if line.startswith("| kill member-1 |")]
+    assert row.split(" | ")[3].endswith(" s"), row
+    assert processes_in(run_dir) == []
+
+
 def test_a_kafka_fed_cluster_restarts_from_the_snapshots_offsets(tmp_path):
     exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO.replace("keys: 1_000}", "keys: 1_000, source: kafka, partitions: 3}")
                                               + SNAPSHOTS)

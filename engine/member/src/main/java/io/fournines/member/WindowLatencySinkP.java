@@ -54,12 +54,14 @@ final class WindowLatencySinkP extends AbstractProcessor {
     /**
      * All inputs are done. Happens at once for an instance that no data can reach (the spare
      * instances behind a non-keyed window's single combining instance): it must stop holding
-     * the others' completion back.
+     * the others' completion back. When every instance here has ended, no window completed: the
+     * recorder outlives this execution, and after a restart elsewhere the combining instance may
+     * be one of this member's, whose windows must not count as complete already.
      */
     @Override
     public boolean complete() {
         long complete = watermarks.advance(index, Long.MAX_VALUE);
-        if (complete != Long.MIN_VALUE) {
+        if (complete != Long.MIN_VALUE && complete != Long.MAX_VALUE) {
             recorder.windowsCompleteUpTo(complete);
         }
         return true;
