@@ -389,10 +389,13 @@ public final class Cluster implements AutoCloseable {
         return store;
     }
 
-    /** The job ended here: packets and snapshot frames for it are dropped from now on. */
-    public void jobEnded(long jobId) {
-        executions.remove(jobId);
-        snapshotStores.remove(jobId);
+    /**
+     * The job ended here: snapshot frames for it are dropped from now on, unless this member has
+     * taken part in it anew meanwhile (dropped after a pause, then taken back in: {@code store} is
+     * the part that ended, a newer one may be registered).
+     */
+    public void jobEnded(long jobId, ReplicatedSnapshotStore store) {
+        snapshotStores.remove(jobId, store);
     }
 
     /** The connection to a live member, or null. */

@@ -359,11 +359,11 @@ public final class ClusterJob {
 
     public void close() {
         recovery.shutdownNow();
+        cluster.executionEnded(executionId(attempt()));
         if (snapshots != null) {
             snapshots.close();
+            cluster.jobEnded(jobId, snapshots.store());
         }
-        cluster.executionEnded(executionId(attempt()));
-        cluster.jobEnded(jobId);
     }
 
     private static String joined(int[] members) {

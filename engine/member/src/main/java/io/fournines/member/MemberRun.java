@@ -235,7 +235,7 @@ final class MemberRun implements StoppableRun {
         return JobConfig.snapshotting(scenario.guarantee(), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
     }
 
-    /** This member's snapshots: on a cluster, what it wrote itself or gathered to restore (and the copies it keeps for others). */
+    /** This member's snapshot store: on a cluster the replicated one, which reads back what this member wrote or gathered to restore. */
     private SnapshotStore snapshots() {
         return cluster != null ? cluster.job().snapshots().store() : snapshotStore;
     }
