@@ -152,7 +152,8 @@ def restart_blocks(run_dir: Path) -> list[Block]:
                                f"restart_ms; {e!r} in {r!r}", field=f"recoveries[{i}]") from None
     if not rows:
         return []
-    return [Paragraph("The job's restarts, as each surviving member recorded them: the coordinator restarted it "
+    return [*_replayed_results(Path(run_dir)),
+            Paragraph("The job's restarts, as each surviving member recorded them: the coordinator restarted it "
                       "from the latest committed snapshot on the members left; each gathered the state of the "
                       "partitions it now owns (bytes) from whoever kept a copy. Restart took: from the "
                       "coordinator's word to the job running again on that member (stop, gather, start); noticing "
@@ -160,6 +161,20 @@ def restart_blocks(run_dir: Path) -> list[Block]:
                       "timeout)."),
             Table(["member", "at (s since its start)", "attempt", "from snapshot", "now on", "state gathered (bytes)",
                    "restart took"], rows)]
+
+
+def _replayed_results(run_dir: Path) -> list[Block]:
+    """What the latency logs leave out after a restart: the results of windows already complete (the
+    merged member.json's `window_results_after_completion`), emitted again from the snapshot."""
+    path = run_dir / "member.json"
+    count = json.loads(path.read_text(encoding="utf-8")).get("window_results_after_completion") if path.is_file() else None
+    if not isinstance(count, int) or count <= 0:
+        return []
+    return [Paragraph(f"Window results emitted again for windows already complete: {formatting.number0(count)}. "
+                      "They are the windows since the snapshot, replayed after a restart; the latency logs keep "
+                      "each window's first emission, before the fault, so they are not in the figures above. A "
+                      "consumer of exactly-once output sees those windows only after the replay, later than "
+                      "these figures say.")]
 
 
 def around_fault_figure(log: LatencyLog, r: Recovery, title: str) -> Figure:

@@ -128,8 +128,10 @@ def test_the_engines_restarts_are_listed_from_each_members_record(tmp_path):
                            ("member-3", {"recoveries": [{**restart, "snapshot": -1}]})):
         (run / folder).mkdir()
         (run / folder / "member.json").write_text(json.dumps(record))
+    (run / "member.json").write_text(json.dumps({"window_results_after_completion": 4120}))
     text = write_report(run)[0].read_text()
     faults = text.split("## Faults")[1].split("\n## ")[0]
+    assert "Window results emitted again for windows already complete: 4,120." in faults
     assert "| member-1 | 20.610 | 1 | 19 | member-1, member-3 | 1,441,478 | 97.8 ms |" in faults
     assert "| member-2 (joined 1) | 20.610 | 2 | 19 | member-1, member-2, member-3 |" in faults
     assert "| member-3 | 20.610 | 1 | none: from the start | member-1, member-3 |" in faults
