@@ -284,8 +284,8 @@ class _Follow:
 
 
 def _cluster_progress(first: Progress, latest: list[Progress]) -> Progress:
-    """The first live member's progress line made the cluster's: the members' achieved rates summed, the worst
-    latency and schedule lag of their last intervals."""
+    """The first live member's progress line made the cluster's: the members' achieved rates summed,
+    the worst latency and schedule lag of their last intervals."""
     def worst(values):
         values = [v for v in values if v is not None]
         return max(values) if values else None

@@ -1,8 +1,8 @@
 """Merges the members' result files (member-<i>/) into the run's own, so run.json and the report see
 the cluster as one: latency logs are the union of every member's intervals (each rebased onto the
 first member's start time), throughput and CPU are summed per second, member.json sums the
-counts, and the Kafka records set aside go into one dead-letters.jsonl. A member a fault restarted and that joined the running job again wrote into
-member-<i>/joined-<n>/: those files count as well. The member folders stay, for the report's
+counts, and the Kafka records set aside go into one dead-letters.jsonl. A member a fault restarted
+and that joined the running job again wrote into member-<i>/joined-<n>/: those files count as well. The member folders stay, for the report's
 per-member figures.
 """
 import json

@@ -5,8 +5,8 @@ generator, around the member that `play` runs or the members of a cluster (scena
 In order: a real local broker (infra/kafka-local, a child JVM from the Maven jars, on loopback), or
 the cluster named by KAFKA_BOOTSTRAP=host:port; a fresh topic named after the results folder, with
 the scenario's partitions and fsync policy. The member starts (on a cluster, every member, each
-reading its share of the partitions); once it (member 1) reports progress (its job, consumers
-included, is running) the load generator (loadgen/, its own JVM) starts and runs until it
+reading its share of the partitions); once a member reports progress (its job, consumers included,
+is running) the load generator (loadgen/, its own JVM) starts and runs until it
 is stopped. Starting it earlier would make the member begin with a backlog of events that waited
 for its start-up (several seconds on a busy machine). On the way out, whatever happened (Ctrl-C,
 a crash), the load generator and then the broker get SIGTERM, a grace period, then SIGKILL; the
