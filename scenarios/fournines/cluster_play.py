@@ -153,7 +153,7 @@ def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, ex
 
         schedule = FaultSchedule(faults, {f"member-{i + 1}": c for i, c in enumerate(children)}, start_again,
                                  lambda text: display.output(text, "stderr"))
-        follow.expected_gone = schedule.down
+        follow.expected_gone, follow.silenced = schedule.down, schedule.silenced
 
         def stop(status, cause, exit_code):
             schedule.release()
@@ -199,7 +199,8 @@ def _play(commands: list[list[str]], run_dir: Path, display: ProgressDisplay, ex
                 next_status = time.monotonic() + 1
                 code, body = _call(follow.http[follow.first_live()], "GET", f"/jobs/{job}", token)
                 state = json.loads(body) if code == 200 else {}
-                if state.get("state") == "failed" or state.get("cause"):
+                # A part that left (its member was paused and dropped) is no failure: the others run on.
+                if state.get("state") != "left" and (state.get("state") == "failed" or state.get("cause")):
                     return stop("failed", f"job {job} failed: {state.get('cause')}" + follow.tail(), EXIT_FAILED)
             try:
                 follow.pump()
@@ -232,6 +233,7 @@ class _Follow:
         # the job at one instant). A line can arrive late, never early, so the earliest estimate is the best.
         self.t0: float | None = None
         self.expected_gone = lambda name: False  # a member a fault killed: its exit is no crash
+        self.silenced = lambda name: False  # killed or stopped by a fault: it says nothing now
 
     def pump(self) -> None:
         took = False
@@ -254,7 +256,7 @@ class _Follow:
             self.t0 = min(self.t0 or math.inf, time.time() - message.elapsed_s)
             if i == self.first_live():
                 # A member a fault took down sends no more lines: its last one is no longer the cluster's.
-                live = [p for j, p in self.progress.items() if not self.expected_gone(f"member-{j + 1}")]
+                live = [p for j, p in self.progress.items() if not self.silenced(f"member-{j + 1}")]
                 self.display.update(_cluster_progress(message, live))
         elif isinstance(message, Done):
             self.done.add(i)
@@ -266,8 +268,8 @@ class _Follow:
                 self.tails[i] = (self.tails.get(i, []) + [text])[-10:]
 
     def first_live(self) -> int:
-        """The first member no fault has taken down: the one whose API and progress speak for the job."""
-        return next((i for i in range(len(self.children)) if not self.expected_gone(f"member-{i + 1}")), 0)
+        """The first member no fault has silenced: the one whose API and progress speak for the job."""
+        return next((i for i in range(len(self.children)) if not self.silenced(f"member-{i + 1}")), 0)
 
     def exited(self) -> str | None:
         """Why the run cannot go on: a member that exited (they run until stopped)."""

@@ -88,6 +88,11 @@ class FaultSchedule:
         return any(f.fired and not f.ended and f.action in ("kill", "restart") and f.target == target
                    for f in self._faults)
 
+    def silenced(self, target: str) -> bool:
+        """Whether `target` is down or stopped by this schedule's hand: it says nothing now."""
+        return self.down(target) or any(f.fired and not f.ended and f.action == "stop" and f.target == target
+                                        for f in self._faults)
+
     def hit(self, target: str) -> bool:
         """Whether the process `target` started the run with was killed: it will not finish the job."""
         return any(f.fired and f.action in ("kill", "restart") and f.target == target for f in self._faults)

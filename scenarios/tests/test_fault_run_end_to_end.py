@@ -10,6 +10,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from fournines.overrides import parse_overrides
 from fournines.runner import member_launcher, prepare, run
 
@@ -75,6 +77,22 @@ def test_killing_member_1_the_coordinator_the_runner_follows_the_job_through_the
     faults = (run_dir / "report.md").read_text().split("## Faults")[1]
     (row,) = [line for line in faults.splitlines() if line.startswith("| kill member-1 |")]
     assert row.split(" | ")[3].endswith(" s"), row
+    assert processes_in(run_dir) == []
+
+
+@pytest.mark.parametrize("fault", ["{at: 5s, action: restart, target: member-1, duration: 1s}",
+                                   "{at: 5s, action: stop, target: member-1, duration: 5s}"])
+def test_member_1_back_from_a_fault_is_taken_in_without_taking_the_coordinators_role_back(tmp_path, fault):
+    exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO.replace("{at: 6s, action: kill, target: member-2}", fault)
+                                              .replace("duration: 12s", "duration: 16s") + SNAPSHOTS)
+    assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
+    # Member 2 (engine member 1) took over and stays the coordinator: it restarts the job both times.
+    second = json.loads((run_dir / "member-2" / "member.json").read_text())["recoveries"]
+    assert [(r["attempt"], r["members"]) for r in second] == [(1, [1, 2]), (2, [0, 1, 2])]
+    log = (run_dir / "member-2" / "member.log").read_text()
+    assert "restarting as attempt 1 on members 1,2" in log and "restarting as attempt 2 on members 0,1,2" in log
+    (joined,) = json.loads((run_dir / "member-1" / "joined-1" / "member.json").read_text())["recoveries"]
+    assert joined["attempt"] == 2
     assert processes_in(run_dir) == []
 
 

@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -39,7 +40,11 @@ import java.util.stream.IntStream;
  * closes its connection or stays silent for the failure timeout is lost: the listener hears of it
  * once. The member list is static, but a lost member's index may join again (its process started
  * anew): the younger members dial it again until it answers, the older ones take its call, and
- * the listener hears that it joined.
+ * the listener hears that it joined. Age, which makes the oldest live member the coordinator, is
+ * the time in the cluster: the members there from the start come first, by index, then those that
+ * joined again, by when; so a returning member 0 does not take the coordinator's role back from a
+ * member that holds the jobs' state. A returning process learns it is one from the first member
+ * that had lost it ({@link Frames#REJOINED}).
  *
  * <p>A member that was itself not running for about the failure timeout (SIGSTOP, a long GC pause,
  * a frozen VM) has been dropped by the others, or may be any moment: when it runs again it must not
@@ -79,6 +84,10 @@ public final class Cluster implements AutoCloseable {
     private final AtomicReferenceArray<Channel> channels;
     private final AtomicLongArray lastHeardNanos;
     private final AtomicReferenceArray<String> lost;
+    /** By member, this one included: 0 for a member there since the cluster formed, else when (epoch ms) it joined again. */
+    private final AtomicLongArray joinedAgainAtMillis;
+    /** Members counted lost only because this one was dropped after a pause: they never left, so reaching them again is no join of theirs. */
+    private final AtomicIntegerArray lostByOwnPause;
     /** The networks of the executions running here, by execution id (a job's id and its attempt). */
     private final Map<Long, ClusterJobNetwork> executions = new ConcurrentHashMap<>();
     private final Map<Long, ReplicatedSnapshotStore> snapshotStores = new ConcurrentHashMap<>();
@@ -97,6 +106,8 @@ public final class Cluster implements AutoCloseable {
         this.channels = new AtomicReferenceArray<>(n);
         this.lastHeardNanos = new AtomicLongArray(n);
         this.lost = new AtomicReferenceArray<>(n);
+        this.joinedAgainAtMillis = new AtomicLongArray(n);
+        this.lostByOwnPause = new AtomicIntegerArray(n);
         this.joined = new CountDownLatch(n - 1);
     }
 
@@ -128,14 +139,21 @@ public final class Cluster implements AutoCloseable {
         return config.members().size();
     }
 
-    /** The oldest live member: it plans and coordinates jobs. */
+    /** The oldest live member (see the class comment for age): it plans and coordinates jobs. */
     public int coordinator() {
+        int oldest = self();
         for (int m = 0; m < size(); m++) {
-            if (m == self() || lost.get(m) == null) {
-                return m;
+            if ((m == self() || lost.get(m) == null) && olderThan(m, oldest)) {
+                oldest = m;
             }
         }
-        return self();
+        return oldest;
+    }
+
+    private boolean olderThan(int a, int b) {
+        long joinedA = joinedAgainAtMillis.get(a);
+        long joinedB = joinedAgainAtMillis.get(b);
+        return joinedA != joinedB ? joinedA < joinedB : a < b;
     }
 
     /** Why {@code member} was lost, or null while it is alive. */
@@ -216,25 +234,43 @@ public final class Cluster implements AutoCloseable {
         log.flush();
     }
 
+    /** What {@link #authenticated} made of a connection. */
+    enum Admission { REFUSED, JOINED, JOINED_AGAIN }
+
     /**
-     * A connection proved the secret and is {@code member}'s; false if that member already has a
-     * live one. A lost member's new connection replaces its old one: it joined again.
+     * A connection proved the secret and is {@code member}'s; refused if that member already has a
+     * live one. A lost member's new connection replaces its old one: it joined again (the caller
+     * tells it so once the handshake is through).
      */
-    boolean authenticated(int member, Channel channel) {
+    Admission authenticated(int member, Channel channel) {
         Channel old = channels.get(member);
         boolean rejoined = old != null && lost.get(member) != null;
         if (old != null && !rejoined || !channels.compareAndSet(member, old, channel)) {
-            return false;
+            return Admission.REFUSED;
         }
         lastHeardNanos.set(member, System.nanoTime());
-        if (rejoined) {
-            lost.set(member, null);
-            log("member " + member + " joined again");
-            listener.onMemberJoined(member);
-        } else {
+        if (!rejoined) {
             joined.countDown();
+            return Admission.JOINED;
         }
-        return true;
+        if (lostByOwnPause.compareAndSet(member, 1, 0)) {
+            lost.set(member, null);
+            log("connected again to member " + member);
+            return Admission.JOINED;
+        }
+        joinedAgainAtMillis.set(member, System.currentTimeMillis());
+        lost.set(member, null);
+        log("member " + member + " joined again");
+        listener.onMemberJoined(member);
+        return Admission.JOINED_AGAIN;
+    }
+
+    /** A member that had lost this one says so: this process joined again, so it is younger than those that stayed. */
+    void toldJoinedAgain(int byMember) {
+        if (joinedAgainAtMillis.compareAndSet(self(), 0, System.currentTimeMillis())) {
+            log("member " + byMember + " had lost this member: it joined again, younger than the members that stayed"
+                    + " (coordinator: member " + coordinator() + ")");
+        }
     }
 
     /** A member we dialed refused us: joining cannot succeed. */
@@ -331,6 +367,7 @@ public final class Cluster implements AutoCloseable {
             return false;
         }
         lastTickNanos = now;
+        joinedAgainAtMillis.set(self(), System.currentTimeMillis());
         String cause = "this member was paused for " + TimeUnit.NANOSECONDS.toMillis(paused) + " ms, about the failure timeout ("
                 + failureTimeout + " ms) or longer: the others have dropped it";
         log(cause + "; it leaves its jobs and joins again");
@@ -338,6 +375,7 @@ public final class Cluster implements AutoCloseable {
             Channel ch = channels.get(m);
             int member = m;
             if (member != self() && ch != null && lost.compareAndSet(member, null, cause)) {
+                lostByOwnPause.set(member, 1);
                 ch.close();
                 if (member < self()) {
                     group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);

@@ -20,6 +20,8 @@ final class Frames {
     static final byte CONTROL = 8;
     /** jobId, then a {@link ReplicatedSnapshotStore} message: snapshot state sent to a backup, or its acknowledgement. */
     static final byte SNAPSHOT = 9;
+    /** After the handshake, to a member whose index this one had lost: it joined again, so it is younger than those that stayed. */
+    static final byte REJOINED = 10;
 
     private Frames() {
     }

@@ -65,6 +65,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 long jobId = in.readLong();
                 cluster.onControl(member, kind, jobId, in.toString(StandardCharsets.UTF_8));
             }
+            case Frames.REJOINED -> cluster.toldJoinedAgain(member);
             default -> {
                 cluster.log("closing the connection to member " + member + ": unknown frame type " + type);
                 ctx.close();
@@ -83,12 +84,16 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 refuse(ctx, "claims member index " + claimed + ", which is not another member of this " + cluster.size() + "-member cluster");
             } else if (!ClusterSecret.sameMac(secret.mac(JOIN, ownNonce, intBytes(claimed), theirNonce), proof)) {
                 refuse(ctx, "claims to be member " + claimed + " but does not know the cluster secret (HMAC mismatch): wrong secret");
-            } else if (!cluster.authenticated(claimed, ctx.channel())) {
-                refuse(ctx, "member " + claimed + " is already connected");
             } else {
-                member = claimed;
-                byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()));
-                ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
+                Cluster.Admission admission = cluster.authenticated(claimed, ctx.channel());
+                if (admission == Cluster.Admission.REFUSED) {
+                    refuse(ctx, "member " + claimed + " is already connected");
+                } else {
+                    member = claimed;
+                    byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()));
+                    ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
+                    tellIfJoinedAgain(ctx, admission);
+                }
             }
         } else if (dialedMember >= 0 && type == Frames.CHALLENGE && in.readableBytes() == 32) {
             byte[] challenge = bytes(in, 32);
@@ -100,10 +105,14 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
             if (!ClusterSecret.sameMac(secret.mac(WELCOME, ownNonce, intBytes(dialedMember)), answer)) {
                 cluster.refusedBy(dialedMember, "its answer does not prove the cluster secret (HMAC mismatch): it has a different secret");
                 ctx.close();
-            } else if (cluster.authenticated(dialedMember, ctx.channel())) {
-                member = dialedMember;
             } else {
-                ctx.close();
+                Cluster.Admission admission = cluster.authenticated(dialedMember, ctx.channel());
+                if (admission == Cluster.Admission.REFUSED) {
+                    ctx.close();
+                } else {
+                    member = dialedMember;
+                    tellIfJoinedAgain(ctx, admission);
+                }
             }
         } else if (dialedMember >= 0 && type == Frames.REFUSED) {
             cluster.refusedBy(dialedMember, in.toString(StandardCharsets.UTF_8));
@@ -111,6 +120,12 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
         } else {
             cluster.log("closing the connection from " + peer + ": unexpected frame " + type + " before the handshake completed");
             ctx.close();
+        }
+    }
+
+    private static void tellIfJoinedAgain(ChannelHandlerContext ctx, Cluster.Admission admission) {
+        if (admission == Cluster.Admission.JOINED_AGAIN) {
+            ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte(Frames.REJOINED));
         }
     }
 

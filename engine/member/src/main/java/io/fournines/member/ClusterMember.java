@@ -46,6 +46,8 @@ final class ClusterMember implements Cluster.Listener {
         final String startText;
         volatile String state = "starting";
         volatile String cause;
+        /** This member's part ended because the others dropped it (it was paused): the job goes on without it. */
+        volatile boolean left;
         volatile MemberRun run;
         /** This member's part of the job over its executions, from when the job is set up here. */
         volatile ClusterJob clusterJob;
@@ -231,7 +233,7 @@ final class ClusterMember implements Cluster.Listener {
         } finally {
             job.clusterJob.close();
         }
-        job.state = switch (code) {
+        job.state = job.left ? "left" : switch (code) {
             case 0 -> "completed";
             case 3 -> job.cause != null ? "cancelled" : "stopped";
             default -> "failed";
@@ -307,6 +309,7 @@ final class ClusterMember implements Cluster.Listener {
     public void onDropped(String cause) {
         for (JobState job : jobs.values()) {
             if (job.state.equals("starting") || job.state.equals("running")) {
+                job.left = true;
                 failLocally(job, "member " + cluster.self() + ": left job " + job.id + ": " + cause);
             }
         }
