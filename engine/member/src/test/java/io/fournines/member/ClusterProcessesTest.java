@@ -222,12 +222,12 @@ class ClusterProcessesTest {
     @ParameterizedTest(name = "{0}, member {1} killed at {2}")
     @CsvSource({
             "EXACTLY_ONCE, 2, processing:1500",
-            "EXACTLY_ONCE, 2, snapshot:20",
-            "EXACTLY_ONCE, 2, committed:20",
+            "EXACTLY_ONCE, 2, snapshot:10",
+            "EXACTLY_ONCE, 2, committed:10",
             "AT_LEAST_ONCE, 2, processing:1500",
-            "AT_LEAST_ONCE, 2, snapshot:20",
-            "AT_LEAST_ONCE, 2, committed:20",
-            "EXACTLY_ONCE, 0, snapshot:20",
+            "AT_LEAST_ONCE, 2, snapshot:10",
+            "AT_LEAST_ONCE, 2, committed:10",
+            "EXACTLY_ONCE, 0, snapshot:10",
     })
     void aMemberKilledMidRunIsRecoveredWithNothingLost(String guarantee, int victim, String freezeAt) throws Exception {
         long events = 300_000;
