@@ -90,16 +90,18 @@ def _call(http: str, method: str, path: str, token: str, body: bytes | None = No
 
 def member_commands(launcher, flags: list[str], run_dir: Path, members: int, first: int = 0,
                     machine_members: int | None = None) -> list[list[str]]:
-    """One `serve` command per member, on free loopback ports: the single member's command
-    (`... run --scenario F --out D`, the member contract) up to its subcommand, then serve's arguments.
+    """One `serve` command per member: the single member's command (`... run --scenario F --out D`,
+    the member contract) up to its subcommand, then serve's arguments. The member ports are free
+    loopback ports chosen here (every member needs the list); each management API binds a port of
+    its member's choosing, reported in its `ready` line, so no port sits free for another process to
+    take in between.
     `first`: the folder number of this cluster's first member, when several clusters share the run
     (active-active); `machine_members`: the members sharing the machine's heap (default `members`)."""
     prefix = jar_command_prefix(launcher, shared_heap_flags(flags, machine_members or members), run_dir)
-    ports = _free_ports(2 * members)
-    addresses = ",".join(f"127.0.0.1:{p}" for p in ports[:members])
+    addresses = ",".join(f"127.0.0.1:{p}" for p in _free_ports(members))
     secret_file = run_dir.resolve() / "cluster.secret"
     return [[*prefix, "serve", "--index", str(i),
-             "--members", addresses, "--secret-file", str(secret_file), "--http", f"127.0.0.1:{ports[members + i]}",
+             "--members", addresses, "--secret-file", str(secret_file), "--http", "127.0.0.1:0",
              "--out", str(member_dir(run_dir, first + i).resolve())] for i in range(members)]
 
 

@@ -25,8 +25,10 @@ def test_member_commands_serve_on_distinct_loopback_ports(tmp_path):
     assert [c[:4] for c in commands] == [["java", "-Xmx1024m", "-jar", "m.jar"]] * 3
     assert [c[c.index("--index") + 1] for c in commands] == ["0", "1", "2"]
     assert len({c[c.index("--members") + 1] for c in commands}) == 1
-    addresses = commands[0][commands[0].index("--members") + 1].split(",") + [c[c.index("--http") + 1] for c in commands]
-    assert len(set(addresses)) == 6 and all(a.startswith("127.0.0.1:") for a in addresses)
+    addresses = commands[0][commands[0].index("--members") + 1].split(",")
+    assert len(set(addresses)) == 3 and all(a.startswith("127.0.0.1:") for a in addresses)
+    # Each API binds a port of its own choosing (reported in the member's ready line): none sits free for another process.
+    assert {c[c.index("--http") + 1] for c in commands} == {"127.0.0.1:0"}
 
 
 def _member(folder, generated, hlog_base, hlog_lines, throughput_rows):
