@@ -132,13 +132,14 @@ def test_the_member_unit_starts_the_local_targets_command_line(deployed):
     assert unit_value(unit, "WorkingDirectory") == f"{root}/opt/fournines/runs/{RUN}"
     assert unit_value(unit, "KillMode") == "control-group"
     assert unit_value(unit, "TimeoutStopSec") == "10"  # play.STOP_GRACE_S
+    assert "Environment=" not in unit.read_text()  # everything the member needs is on its command line
 
 
-def test_the_member_gets_its_scenario_member_list_and_secret(deployed):
+def test_the_member_gets_its_scenario_and_secret(deployed):
     root, scenario = deployed.root, deployed.scenario
     run_dir = root / "opt/fournines/runs" / RUN
     assert json.loads((run_dir / "scenario.json").read_text()) == scenario
-    assert (run_dir / "members.txt").read_text() == "127.0.0.1:5701\n"
+    assert sorted(p.name for p in run_dir.iterdir()) == ["scenario.json"]  # the member reads its command line, nothing else
     secret = root / "opt/fournines/cluster-secret"
     assert secret.read_text() == "s" * 64 + "\n"
     assert stat.S_IMODE(secret.stat().st_mode) == 0o600
