@@ -47,7 +47,7 @@ def net_bench(seconds):
 @click.argument("nexmark_args", nargs=-1, type=click.UNPROCESSED)
 def nexmark(nexmark_args):
     """NEXMark tools (generate, ...); arguments go to the nexmark CLI."""
-    jar = ensure_jar("nexmark/core", "fournines-nexmark.jar")
+    jar = ensure_jar("nexmark/queries", "fournines-nexmark.jar")
     _exec_java(["-jar", str(jar), *nexmark_args])
 
 
@@ -55,8 +55,8 @@ def nexmark(nexmark_args):
 @cli.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []})
 @click.argument("member_args", nargs=-1, type=click.UNPROCESSED)
 def member(member_args):
-    """An engine member (run, serve); arguments go to the member's CLI (engine/member/README.md)."""
-    jar = ensure_jar("engine/member", "fournines-member.jar")
+    """The reference engine's member (run, serve, consume); arguments go to its CLI (nexmark/fournines/README.md)."""
+    jar = ensure_jar("nexmark/fournines", "fournines-member.jar")
     _exec_java(["-jar", str(jar), *member_args])
 
 

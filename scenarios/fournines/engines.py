@@ -17,7 +17,7 @@ class Engine:
 
 
 ENGINES = {
-    "fournines": Engine("fournines", "engine/member", "fournines-member.jar", None),
+    "fournines": Engine("fournines", "nexmark/fournines", "fournines-member.jar", None),
     "jet": Engine("jet", "nexmark/jet", "fournines-jet.jar", PEER_QUERIES),
     "flink": Engine("flink", "nexmark/flink", "fournines-flink.jar", PEER_QUERIES),
 }

@@ -1,8 +1,8 @@
 package io.fournines.loadgen;
 
 import io.fournines.kafkalocal.LocalKafka;
-import io.fournines.loadgen.nexmark.NexmarkRecords;
 import io.fournines.loadgen.nexmark.NexmarkStream;
+import io.fournines.nexmark.codec.NexmarkRecords;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.model.Bid;

@@ -1,6 +1,7 @@
 package io.fournines.loadgen.nexmark;
 
 import io.fournines.loadgen.EventStream;
+import io.fournines.nexmark.codec.NexmarkRecords;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.model.Event;

@@ -1,9 +1,11 @@
 package io.fournines.engine.jmh;
 
-import io.fournines.cluster.Cluster;
-import io.fournines.cluster.ClusterConfig;
-import io.fournines.cluster.ClusterJobNetwork;
-import io.fournines.cluster.ClusterSecret;
+import io.fournines.engine.cluster.ControlKind;
+
+import io.fournines.engine.cluster.Cluster;
+import io.fournines.engine.cluster.ClusterConfig;
+import io.fournines.engine.cluster.ClusterJobNetwork;
+import io.fournines.engine.cluster.ClusterSecret;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -14,8 +16,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -59,7 +61,7 @@ public final class TransportBenchmark {
         ClusterSecret secret = ClusterSecret.of("transport-benchmark-secret", "benchmark");
         Cluster.Listener quiet = new Cluster.Listener() {
             @Override
-            public void onControl(int fromMember, int kind, long jobId, String text) {
+            public void onControl(int fromMember, ControlKind kind, long jobId, String text) {
             }
 
             @Override

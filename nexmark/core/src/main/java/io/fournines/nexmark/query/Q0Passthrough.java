@@ -3,7 +3,7 @@ package io.fournines.nexmark.query;
 import io.fournines.nexmark.model.Event;
 
 /** Q0: every event unchanged; measures what the pipeline itself costs. */
-public final class Q0Passthrough extends SelectionQuery<Event> {
+public final class Q0Passthrough implements EventSelection<Event> {
 
     @Override
     public boolean selects(Event event) {

@@ -4,7 +4,7 @@ import io.fournines.nexmark.model.Bid;
 import io.fournines.nexmark.model.Event;
 
 /** Q1: every bid with its price converted from dollar to euro cents (times 89/100, rounded down). */
-public final class Q1CurrencyConversion extends SelectionQuery<EuroBid> {
+public final class Q1CurrencyConversion implements EventSelection<EuroBid> {
 
     @Override
     public boolean selects(Event event) {

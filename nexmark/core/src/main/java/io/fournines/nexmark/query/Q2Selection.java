@@ -4,7 +4,7 @@ import io.fournines.nexmark.model.Bid;
 import io.fournines.nexmark.model.Event;
 
 /** Q2: the auction and price of every bid on an auction whose id is a multiple of the skip (Beam: 123). */
-public final class Q2Selection extends SelectionQuery<AuctionPrice> {
+public final class Q2Selection implements EventSelection<AuctionPrice> {
 
     private final long auctionSkip;
 

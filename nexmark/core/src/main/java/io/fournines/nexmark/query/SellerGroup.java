@@ -11,8 +11,7 @@ import java.util.function.BiFunction;
 /**
  * The person events and auction events of one person id (the auctions they sell): Q3's join state
  * and Q8's per-window accumulator. Every person event pairs with every auction event, because with
- * recycled ids several person events may carry the same id. Public so the Jet adapter's Q8 uses the
- * same accumulator.
+ * recycled ids several person events may carry the same id. Every engine's plan uses this accumulator.
  */
 public final class SellerGroup {
 
@@ -47,7 +46,7 @@ public final class SellerGroup {
      * Adds the event and returns the pairs it completes with the events already here, or null when
      * it completes none: a join that emits each pair as soon as its second half arrives.
      */
-    <R> List<R> addAndPair(Event event, BiFunction<? super Person, ? super Auction, ? extends R> pairFn) {
+    public <R> List<R> addAndPair(Event event, BiFunction<? super Person, ? super Auction, ? extends R> pairFn) {
         add(event);
         List<R> out = new ArrayList<>();
         if (event instanceof Person p) {

@@ -1,29 +1,19 @@
 package io.fournines.nexmark.query;
 
-import io.fournines.engine.aggregate.AggregateOperation;
-
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ToLongFunction;
 
 /**
  * Accumulator of "every item tied for the highest value" (Q5's hot items, Q7's highest bids): the
  * highest value so far and the items that have it. Ties are the point of these queries, so a
- * single-winner max would be wrong. Public so the peer-engine adapters keep the same accumulator
- * in their own window operators. Serializable: it is window state, saved in snapshots.
+ * single-winner max would be wrong. Every engine's plan keeps this accumulator in its own window
+ * operator. Serializable: it is window state, saved in snapshots.
  */
 public final class TiedForMax<T> implements Serializable {
 
     private long max;
     private final List<T> items = new ArrayList<>();
-
-    static <T> AggregateOperation<T, TiedForMax<T>, List<T>> of(ToLongFunction<? super T> valueFn) {
-        return AggregateOperation.of(TiedForMax::new,
-                (TiedForMax<T> acc, T item) -> acc.offer(valueFn.applyAsLong(item), item),
-                TiedForMax::combine,
-                TiedForMax::items);
-    }
 
     public void offer(long value, T item) {
         if (items.isEmpty() || value > max) {

@@ -2,42 +2,39 @@ package io.fournines.nexmark.driver;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fournines.nexmark.latency.LatencyLog;
-import io.fournines.nexmark.latency.LatencyLogs;
-import io.fournines.nexmark.latency.WindowLatencyRecorder;
-import io.fournines.nexmark.run.MemberJson;
-import io.fournines.nexmark.run.RunSampler;
-import io.fournines.nexmark.run.StoppableRun;
+import io.fournines.nexmark.driver.latency.LatencyLog;
+import io.fournines.nexmark.driver.latency.LatencyLogs;
+import io.fournines.nexmark.driver.latency.WindowLatencyRecorder;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One run of a peer engine under the member contract: the engine's job fed by the paced
- * generator, and once a second, on one clock, a latency interval, a throughput row, a CPU row and
- * a progress line; member.json and {@code {"type":"done"}} at the end.
+ * One member's run under the member contract, the same for every engine: the engine's job, and
+ * once a second, on one clock, a latency interval, a throughput row, a CPU row and a progress line;
+ * member.json and {@code {"type":"done"}} at the end.
  */
 public final class DriverRun implements StoppableRun {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
-    private final DriverScenario scenario;
-    private final PeerEngine engine;
+    private final Scenario scenario;
+    private final EngineAdapter engine;
     private final Path dir;
     private final PrintStream out;
     private final CountDownLatch wake = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopRequested;
 
-    public DriverRun(DriverScenario scenario, PeerEngine engine, Path dir, PrintStream out) {
+    public DriverRun(Scenario scenario, EngineAdapter engine, Path dir, PrintStream out) {
         this.scenario = scenario;
         this.engine = engine;
         this.dir = dir;
@@ -55,44 +52,50 @@ public final class DriverRun implements StoppableRun {
         return finished.await(seconds, TimeUnit.SECONDS);
     }
 
-    /** @return 0 completed; 1 the job failed (cause on {@code err}); 3 stopped early */
+    /** @return 0 completed; 1 the job failed (cause on {@code err}); 3 stopped early, or never taken into the job */
     @Override
     public int run(PrintStream err) throws Exception {
+        String who = engine.name() + " member: ";
         Files.createDirectories(dir);
-        long warmupMillis = Math.round(scenario.warmupSeconds() * 1_000);
         RunContext run = null;
-        try (PeerEngine.Cluster cluster = engine.start(scenario, dir);
-             LatencyLogs logs = LatencyLogs.startUnticked(warmupMillis);
-             PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
-             PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
-            LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
-            WindowLatencyRecorder windows = scenario.windowed()
-                    ? new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock()) : null;
-            run = RunContext.measuring(UUID.randomUUID().toString(), logs.clock(), scenario.windowed() ? null : latency, windows);
-            long t0Nanos = System.nanoTime();
-            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
-                    run::generatedEvents, run::processedEvents, run::behindNanos);
-            CompletableFuture<?> job = cluster.submit(scenario, run);
-            job.whenComplete((ignored, e) -> wake.countDown());
-            long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
-            sampler.everySecondUntil(endNanos, logs, wake);
-            Throwable failure = failureOf(job);
-            Map<String, Object> facts = cluster.facts();
-            if (failure != null) {
-                err.println(engine.name() + " member: the job failed: " + failure);
-                failure.printStackTrace(err);
-                return 1;
+        try (EngineAdapter.Running running = engine.start(scenario, dir)) {
+            long lateNanos = running.joinedLateNanos();
+            long warmupMillis = Math.max(0, Math.round(scenario.warmupSeconds() * 1_000) - lateNanos / 1_000_000);
+            try (LatencyLogs logs = LatencyLogs.startUnticked(warmupMillis);
+                 PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
+                 PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
+                LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
+                WindowLatencyRecorder windows = scenario.windowed()
+                        ? new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock()) : null;
+                run = RunContext.measuring(UUID.randomUUID().toString(), logs.clock(), scenario.windowed() ? null : latency, windows, out);
+                long t0Nanos = System.nanoTime() - lateNanos;
+                CompletableFuture<?> job = running.submit(scenario, run);
+                job.whenComplete((ignored, e) -> wake.countDown());
+                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
+                        run::generatedEvents, run::processedEvents, run::behindNanos);
+                long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
+                sampler.everySecondUntil(endNanos, logs, wake);
+                Throwable failure = failureOf(job);
+                running.close();
+                if (failure != null) {
+                    err.println(who + "the job failed: " + failure);
+                    failure.printStackTrace(err);
+                    return 1;
+                }
+                logs.close();
+                if (!running.tookPart()) {
+                    err.println(who + "the run ended before the job took this member in");
+                    return 3;
+                }
+                writeMemberJson(logs, run, sampler, windows, latency, running);
+                if (stopRequested) {
+                    err.println(who + "stopped before the end of the run");
+                    return 3;
+                }
+                out.println("{\"type\":\"done\"}");
+                out.flush();
+                return 0;
             }
-            cluster.close();
-            logs.close();
-            writeMemberJson(logs, run, sampler, windows, latency, facts);
-            if (stopRequested) {
-                err.println(engine.name() + " member: stopped before the end of the run");
-                return 3;
-            }
-            out.println("{\"type\":\"done\"}");
-            out.flush();
-            return 0;
         } finally {
             if (run != null) {
                 run.unregister();
@@ -101,21 +104,23 @@ public final class DriverRun implements StoppableRun {
         }
     }
 
-    /** The job's failure, or null while it runs (an endless job ends only by failing or being stopped). */
+    /** The job's failure, or null while it runs or once cancelled (an endless job ends only by failing or being stopped). */
     private Throwable failureOf(CompletableFuture<?> job) throws InterruptedException {
         if (!job.isDone()) {
             return null;
         }
         try {
             job.get();
-            return stopRequested ? null : new IllegalStateException("the endless job ended by itself");
+            return stopRequested ? null : new IllegalStateException("the job ended by itself, but a streaming job never should");
+        } catch (CancellationException e) {
+            return null;
         } catch (ExecutionException e) {
             return e.getCause();
         }
     }
 
     private void writeMemberJson(LatencyLogs logs, RunContext run, RunSampler sampler, WindowLatencyRecorder windows, LatencyLog latency,
-                                 Map<String, Object> facts) throws IOException {
+                                 EngineAdapter.Running running) throws IOException {
         ObjectMapper json = new ObjectMapper();
         ObjectNode m = MemberJson.contractFields(json, logs.startMicros(), run.generatedEvents(), run.processedEvents(), run.lateEvents(),
                 sampler.achievedRate());
@@ -127,7 +132,7 @@ public final class DriverRun implements StoppableRun {
         if (windows != null) {
             m.put("window_results_after_completion", windows.lateResults());
         }
-        m.putPOJO("engine_settings", facts);
+        running.describe(m);
         Files.writeString(dir.resolve("member.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
     }
 }

@@ -50,11 +50,4 @@ final class Json {
         }
         return node.asLong();
     }
-
-    static void requireIfPresent(JsonNode parent, String field, String path, String supported) throws ScenarioException {
-        JsonNode node = parent.get(field);
-        if (node != null && !supported.equals(node.asText())) {
-            throw new ScenarioException(path + ": a peer-engine member supports only \"" + supported + "\"; is " + node);
-        }
-    }
 }

@@ -1,16 +1,18 @@
 package io.fournines.nexmark.driver;
 
-import io.fournines.nexmark.latency.EpochClock;
-import io.fournines.nexmark.latency.LatencyLog;
-import io.fournines.nexmark.latency.WindowLatencyRecorder;
+import io.fournines.nexmark.driver.latency.EpochClock;
+import io.fournines.nexmark.driver.latency.LatencyLog;
+import io.fournines.nexmark.driver.latency.WindowLatencyRecorder;
 import io.fournines.nexmark.query.WindowedResult;
 
+import java.io.PrintStream;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The state one run shares between the driver and the engine's sources and sinks in this JVM.
@@ -37,18 +39,27 @@ public final class RunContext {
     private final LongAdder late = new LongAdder();
     private final AtomicLongArray lagNanos = new AtomicLongArray(MAX_SOURCE_INSTANCES);
     private final AtomicReference<SinkWatermarks> sinkWatermarks = new AtomicReference<>();
+    private final PrintStream out;
+    /** Set by an engine whose sources count for themselves; null: the {@link PacedSlice}s' counts. */
+    private volatile LongSupplier ownGenerated;
+    private volatile LongSupplier ownBehindNanos;
 
-    private RunContext(String id, EpochClock clock, LatencyLog perEvent, WindowLatencyRecorder windows, Consumer<Object> results) {
+    private RunContext(String id, EpochClock clock, LatencyLog perEvent, WindowLatencyRecorder windows, Consumer<Object> results,
+                       PrintStream out) {
         this.id = id;
         this.clock = clock;
         this.perEvent = perEvent;
         this.windows = windows;
         this.results = results;
+        this.out = out;
     }
 
-    /** A measured run: per-event latency into {@code perEvent}, or window latency into {@code windows}. */
-    public static RunContext measuring(String id, EpochClock clock, LatencyLog perEvent, WindowLatencyRecorder windows) {
-        return register(new RunContext(id, clock, perEvent, windows, null));
+    /**
+     * A measured run: per-event latency into {@code perEvent}, or window latency into {@code windows};
+     * {@code out} is the member's progress channel.
+     */
+    public static RunContext measuring(String id, EpochClock clock, LatencyLog perEvent, WindowLatencyRecorder windows, PrintStream out) {
+        return register(new RunContext(id, clock, perEvent, windows, null, out));
     }
 
     /**
@@ -57,7 +68,7 @@ public final class RunContext {
      * run takes no longer than the engine needs.
      */
     public static RunContext collecting(String id, Consumer<Object> results, long startEpochNanos) {
-        RunContext run = new RunContext(id, EpochClock.system(), null, null, results);
+        RunContext run = new RunContext(id, EpochClock.system(), null, null, results, null);
         run.origin.set(new long[] {System.nanoTime() - (run.clock.nowMicros() * 1_000 - startEpochNanos), startEpochNanos});
         return register(run);
     }
@@ -120,8 +131,28 @@ public final class RunContext {
         late.add(count);
     }
 
+    /**
+     * For an engine whose own sources count what they emit and how far behind schedule they are
+     * (the reference engine's generator, a Kafka consumer): the driver reads these instead.
+     */
+    public void measureLoadWith(LongSupplier generated, LongSupplier behindNanos) {
+        ownGenerated = generated;
+        ownBehindNanos = behindNanos;
+    }
+
+    /** A line on the member's progress channel (a JSON object with a {@code type}), e.g. a restart after a lost member. */
+    public void announce(String jsonLine) {
+        if (out != null) {
+            synchronized (out) {
+                out.println(jsonLine);
+                out.flush();
+            }
+        }
+    }
+
     public long generatedEvents() {
-        return generated.sum();
+        LongSupplier own = ownGenerated;
+        return own != null ? own.getAsLong() : generated.sum();
     }
 
     public long processedEvents() {
@@ -134,6 +165,10 @@ public final class RunContext {
 
     /** The worst source instance's distance behind its schedule; 0 when on time. */
     public long behindNanos() {
+        LongSupplier own = ownBehindNanos;
+        if (own != null) {
+            return own.getAsLong();
+        }
         long worst = 0;
         for (int i = 0; i < lagNanos.length(); i++) {
             worst = Math.max(worst, lagNanos.get(i));
@@ -162,14 +197,35 @@ public final class RunContext {
     }
 
     /**
-     * Sink instance {@code index} of {@code instances} has passed {@code watermark}: the windows
-     * ending at or before the lowest watermark over all instances are complete.
+     * Sink instance {@code index} of {@code instances} has passed {@code watermark}, for an engine
+     * that runs one execution per run (its sinks share the run's {@link SinkWatermarks}).
      */
     public void sinkWatermark(int index, int instances, long watermark) {
-        SinkWatermarks all = sinkWatermarks.updateAndGet(w -> w != null ? w : new SinkWatermarks(instances));
-        long complete = all.advance(index, watermark);
-        if (windows != null && complete != Long.MIN_VALUE) {
-            windows.windowsCompleteUpTo(complete);
+        sinkWatermark(runSinks(instances), index, watermark);
+    }
+
+    /** Sink instance {@code index} of {@code instances} has no more input (see {@link #sinkWatermark(int, int, long)}). */
+    public void sinkEnded(int index, int instances) {
+        sinkEnded(runSinks(instances), index);
+    }
+
+    /** Instance {@code index} of one execution's window sinks has passed {@code watermark}. */
+    public void sinkWatermark(SinkWatermarks sinks, int index, long watermark) {
+        windowsCompleteUpTo(sinks.advance(index, watermark));
+    }
+
+    /** Instance {@code index} of one execution's window sinks has no more input. */
+    public void sinkEnded(SinkWatermarks sinks, int index) {
+        windowsCompleteUpTo(sinks.ended(index));
+    }
+
+    private SinkWatermarks runSinks(int instances) {
+        return sinkWatermarks.updateAndGet(w -> w != null ? w : new SinkWatermarks(instances));
+    }
+
+    private void windowsCompleteUpTo(long windowEnd) {
+        if (windows != null && windowEnd != SinkWatermarks.NONE && windowEnd != SinkWatermarks.ALL_ENDED) {
+            windows.windowsCompleteUpTo(windowEnd);
         }
     }
 }

@@ -1,17 +1,11 @@
 package io.fournines.nexmark.driver;
 
-import io.fournines.engine.execution.ExecutionConfig;
-import io.fournines.engine.job.Engine;
-import io.fournines.engine.pipeline.Pipeline;
-import io.fournines.engine.pipeline.Sinks;
-import io.fournines.engine.pipeline.Sources;
 import io.fournines.nexmark.generator.EventSchedule;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.model.Event;
-import io.fournines.nexmark.query.NexmarkQuery;
-import io.fournines.nexmark.query.Queries;
 import io.fournines.nexmark.query.QueryParameters;
 import io.fournines.nexmark.query.RecordOrder;
+import io.fournines.nexmark.query.reference.References;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +17,7 @@ import java.util.function.Consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bounded input the adapters' tests share, and what the reference engine answers for it: the
+ * The bounded input the adapters' tests share, and what the reference computations answer for it: the
  * generator's first {@link #EVENTS} events at {@link #RATE} per second over {@link #KEYS} recycled
  * ids (ties in Q5 and Q7, persons with auctions in Q8), scheduled from a start in the past so a
  * paced source emits them all at once.
@@ -65,7 +59,7 @@ public final class ReferenceResults {
         return RunContext.collecting(UUID.randomUUID().toString(), sink, startEpochNanos);
     }
 
-    /** The reference engine's results for the same events (2 worker threads). */
+    /** The reference computation's results for the same events. */
     public static List<Object> reference(String query, long startEpochNanos) {
         GeneratorSpec spec = spec();
         NexmarkGenerator generator = new NexmarkGenerator(spec.config());
@@ -74,14 +68,7 @@ public final class ReferenceResults {
         for (long i = 0; i < spec.limit(); i++) {
             events.add(generator.event(i, Math.floorDiv(startEpochNanos + schedule.offsetNanos(i), 1_000_000L)));
         }
-        List<Object> results = Collections.synchronizedList(new ArrayList<>());
-        try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2))) {
-            Pipeline p = Pipeline.create();
-            NexmarkQuery<?> q = Queries.create(query, p, parameters(query));
-            q.attach(p.readFrom(Sources.boundedStream(events)).withTimestamps(Event::dateTime, 0)).writeTo(Sinks.list(results));
-            engine.newJob(p).join();
-        }
-        return new ArrayList<>(results);
+        return new ArrayList<>(References.run(query, events, parameters(query)));
     }
 
     /** The same results, in any order; and some results at all, so the comparison can fail. */

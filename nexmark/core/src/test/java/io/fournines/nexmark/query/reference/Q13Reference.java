@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Q13 bounded side-input join: each bid with the side input's value for key {@code bidder % rows}, in input order. */
-final class Q13Reference {
+public final class Q13Reference {
     private Q13Reference() {
     }
 
-    static List<BidWithSideInput> run(List<Event> events, Map<Long, String> sideInput, long rows) {
+    public static List<BidWithSideInput> run(List<Event> events, Map<Long, String> sideInput, long rows) {
         List<BidWithSideInput> results = new ArrayList<>();
         for (Event e : events) {
             if (e instanceof Bid b) {

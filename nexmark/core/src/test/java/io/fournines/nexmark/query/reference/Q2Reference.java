@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Q2 selection: bids on auctions whose id is a multiple of {@code skip} (Beam's 123), in input order. */
-final class Q2Reference {
+public final class Q2Reference {
     private Q2Reference() {
     }
 
-    static List<AuctionPrice> run(List<Event> events, long skip) {
+    public static List<AuctionPrice> run(List<Event> events, long skip) {
         List<AuctionPrice> results = new ArrayList<>();
         for (Event e : events) {
             if (e instanceof Bid b && b.auction() % skip == 0) {

@@ -13,14 +13,14 @@ import java.util.Set;
  * Q3 local item suggestion: every (person in OR, ID or CA; category-10 auction they sell) pair,
  * ordered by auction input position, then person input position.
  */
-final class Q3Reference {
+public final class Q3Reference {
     private static final Set<String> STATES = Set.of("OR", "ID", "CA");
     private static final long CATEGORY = 10;
 
     private Q3Reference() {
     }
 
-    static List<LocalItemSuggestion> run(List<Event> events) {
+    public static List<LocalItemSuggestion> run(List<Event> events) {
         List<LocalItemSuggestion> results = new ArrayList<>();
         for (Event e : events) {
             if (!(e instanceof Auction a) || a.category() != CATEGORY) {

@@ -13,11 +13,11 @@ import java.util.TreeMap;
  * winning price of the category's auctions that closed in the window; ordered by window, then
  * category.
  */
-final class Q4Reference {
+public final class Q4Reference {
     private Q4Reference() {
     }
 
-    static List<CategoryAverage> run(List<Event> events, long size, long slide) {
+    public static List<CategoryAverage> run(List<Event> events, long size, long slide) {
         // window start -> category -> {sum, count}
         Map<Long, Map<Long, long[]>> windows = new TreeMap<>();
         for (WinningBids.Won won : WinningBids.of(events)) {

@@ -11,13 +11,13 @@ import java.util.List;
  * Q6 average selling price by seller: closed auctions with a winner in close order (expiry, then
  * auction id); for each, the floor of the mean of the seller's last 10 winning prices so far.
  */
-final class Q6Reference {
+public final class Q6Reference {
     private static final int LAST = 10;
 
     private Q6Reference() {
     }
 
-    static List<SellerAverage> run(List<Event> events) {
+    public static List<SellerAverage> run(List<Event> events) {
         List<WinningBids.Won> closed = new ArrayList<>(WinningBids.of(events));
         closed.sort(Comparator.comparingLong((WinningBids.Won w) -> w.auction().expires())
                 .thenComparingLong(w -> w.auction().id()));

@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Q7 highest bid: per tumbling window, every bid at the window's highest price; by window, then input order. */
-final class Q7Reference {
+public final class Q7Reference {
     private Q7Reference() {
     }
 
-    static List<HighestBid> run(List<Event> events, long size) {
+    public static List<HighestBid> run(List<Event> events, long size) {
         Map<Long, Long> highest = new TreeMap<>();
         for (Event e : events) {
             if (e instanceof Bid b) {

@@ -13,11 +13,11 @@ import java.util.List;
  * Q8 monitor new users: per tumbling window, each person created in it with each auction they
  * opened in the same window; ordered by window, then person and auction input position.
  */
-final class Q8Reference {
+public final class Q8Reference {
     private Q8Reference() {
     }
 
-    static List<NewUserAuction> run(List<Event> events, long size) {
+    public static List<NewUserAuction> run(List<Event> events, long size) {
         List<NewUserAuction> results = new ArrayList<>();
         for (Event e : events) {
             if (!(e instanceof Person p)) {

@@ -1,0 +1,494 @@
+package io.fournines.engine.cluster;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.IntStream;
+
+/**
+ * This member's connections to the others: one TCP connection per member pair (the younger member
+ * dials the older), authenticated by HMAC challenge-response over the shared secret, carrying
+ * heartbeats, the distributed edges' packets and credit, and job control messages. A member that
+ * closes its connection or stays silent for the failure timeout is lost: the listener hears of it
+ * once. The member list is static, but a lost member's index may join again (its process started
+ * anew): the younger members dial it again until it answers, the older ones take its call, and
+ * the listener hears that it joined. Age, which makes the oldest live member the coordinator, is
+ * the time in the cluster: the members there from the start come first, by index, then those that
+ * joined again, by when; so a returning member 0 does not take the coordinator's role back from a
+ * member that holds the jobs' state. A returning process learns it is one from the first member
+ * that had lost it ({@link Frames#REJOINED}).
+ *
+ * <p>A member that was itself not running for about the failure timeout (SIGSTOP, a long GC pause,
+ * a frozen VM) has been dropped by the others, or may be any moment: when it runs again it must not
+ * take their silence for their loss, or it would carry on with the job alone beside them. It
+ * notices the gap in its own heartbeat ticks before it acts on any loss, closes its connections,
+ * tells the listener it was dropped, and joins again as a restarted process would.
+ */
+public final class Cluster implements AutoCloseable {
+
+    /** What the member that owns the cluster hears. Called on the I/O thread: must not block. */
+    public interface Listener {
+        void onControl(int fromMember, ControlKind kind, long jobId, String text);
+
+        void onMemberLost(int member, String cause);
+
+        /** A member that was lost joined again (a new process with its index). */
+        default void onMemberJoined(int member) {
+        }
+
+        /**
+         * This member was paused long enough for the others to drop it (the cause says how long):
+         * it is no longer part of any running job, and it is joining again.
+         */
+        default void onDropped(String cause) {
+        }
+    }
+
+    private static final int MAX_FRAME_BYTES = 64 << 20;
+    private static final long DIAL_RETRY_MILLIS = 100;
+    /** How often a lost older member is dialed again. */
+    private static final long REDIAL_MILLIS = 500;
+
+    private final ClusterConfig config;
+    private final Listener listener;
+    private final PrintStream log;
+    private final EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fournines-net", true));
+    private final AtomicReferenceArray<Channel> channels;
+    private final AtomicLongArray lastHeardNanos;
+    private final AtomicReferenceArray<String> lost;
+    /** By member, this one included: 0 for a member there since the cluster formed, else when (epoch ms) it joined again. */
+    private final AtomicLongArray joinedAgainAtMillis;
+    /** Members counted lost only because this one was dropped after a pause: they never left, so reaching them again is no join of theirs. */
+    private final AtomicIntegerArray lostByOwnPause;
+    /** The networks of the executions running here, by execution id (a job's id and its attempt). */
+    private final Map<Long, ClusterJobNetwork> executions = new ConcurrentHashMap<>();
+    private final Map<Long, ReplicatedSnapshotStore> snapshotStores = new ConcurrentHashMap<>();
+    private final CountDownLatch joined;
+    private final AtomicReference<String> joinFailure = new AtomicReference<>();
+    private Channel server;
+    private volatile boolean closing;
+    /** When the heartbeat last ran (I/O thread only): a long gap means this process was paused. */
+    private long lastTickNanos;
+
+    private Cluster(ClusterConfig config, Listener listener, PrintStream log) {
+        this.config = config;
+        this.listener = listener;
+        this.log = log;
+        int n = config.members().size();
+        this.channels = new AtomicReferenceArray<>(n);
+        this.lastHeardNanos = new AtomicLongArray(n);
+        this.lost = new AtomicReferenceArray<>(n);
+        this.joinedAgainAtMillis = new AtomicLongArray(n);
+        this.lostByOwnPause = new AtomicIntegerArray(n);
+        this.joined = new CountDownLatch(n - 1);
+    }
+
+    /**
+     * Listens on this member's address, connects to every other member and returns once all are
+     * connected and authenticated.
+     */
+    public static Cluster join(ClusterConfig config, Listener listener, PrintStream log) throws InterruptedException, TimeoutException {
+        Cluster cluster = new Cluster(config, listener, log);
+        try {
+            cluster.start();
+            cluster.awaitJoined();
+        } catch (RuntimeException | InterruptedException | TimeoutException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    public int self() {
+        return config.self();
+    }
+
+    public int size() {
+        return config.members().size();
+    }
+
+    /** The oldest live member (see the class comment for age): it plans and coordinates jobs. */
+    public int coordinator() {
+        int oldest = self();
+        for (int m = 0; m < size(); m++) {
+            if ((m == self() || lost.get(m) == null) && olderThan(m, oldest)) {
+                oldest = m;
+            }
+        }
+        return oldest;
+    }
+
+    private boolean olderThan(int a, int b) {
+        long joinedA = joinedAgainAtMillis.get(a);
+        long joinedB = joinedAgainAtMillis.get(b);
+        return joinedA != joinedB ? joinedA < joinedB : a < b;
+    }
+
+    /** Why {@code member} was lost, or null while it is alive. */
+    public String lostCause(int member) {
+        return lost.get(member);
+    }
+
+    private void start() {
+        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .childHandler(initializer(-1))
+                .bind(config.address(self())).syncUninterruptibly().channel();
+        for (int m = 0; m < self(); m++) {
+            dial(m, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis()));
+        }
+        lastTickNanos = System.nanoTime();
+        group.scheduleAtFixedRate(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static WriteBufferWaterMark waterMark() {
+        return new WriteBufferWaterMark(1 << 20, 4 << 20);
+    }
+
+    private ChannelInitializer<SocketChannel> initializer(int dialedMember) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES, 0, 4, 0, 4),
+                        new LengthFieldPrepender(4),
+                        new MemberConnectionHandler(Cluster.this, dialedMember));
+            }
+        };
+    }
+
+    private void dial(int member, long deadlineNanos) {
+        if (server == null || !server.isOpen()) {
+            return;
+        }
+        ChannelFuture f = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .handler(initializer(member))
+                .connect(config.address(member));
+        f.addListener(done -> {
+            if (!done.isSuccess() && System.nanoTime() < deadlineNanos && joined.getCount() > 0) {
+                group.schedule(() -> dial(member, deadlineNanos), DIAL_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    private void awaitJoined() throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis());
+        while (!joined.await(50, TimeUnit.MILLISECONDS)) {
+            if (joinFailure.get() != null) {
+                throw new IllegalStateException(joinFailure.get());
+            }
+            if (System.nanoTime() > deadline) {
+                List<String> missing = new ArrayList<>();
+                for (int m = 0; m < size(); m++) {
+                    if (m != self() && channels.get(m) == null) {
+                        missing.add(config.describe(m));
+                    }
+                }
+                throw new TimeoutException("member " + self() + ": not joined after " + config.joinTimeoutMillis() + " ms; missing " + missing);
+            }
+        }
+    }
+
+    // Called by the connection handlers, on the I/O thread.
+
+    ClusterSecret secret() {
+        return config.secret();
+    }
+
+    void log(String line) {
+        log.println("member " + self() + ": " + line);
+        log.flush();
+    }
+
+    /** What {@link #authenticated} made of a connection. */
+    enum Admission { REFUSED, JOINED, JOINED_AGAIN }
+
+    /**
+     * A connection proved the secret and is {@code member}'s; refused if that member already has a
+     * live one. A lost member's new connection replaces its old one: it joined again (the caller
+     * tells it so once the handshake is through).
+     */
+    Admission authenticated(int member, Channel channel) {
+        Channel old = channels.get(member);
+        boolean rejoined = old != null && lost.get(member) != null;
+        if (old != null && !rejoined || !channels.compareAndSet(member, old, channel)) {
+            return Admission.REFUSED;
+        }
+        lastHeardNanos.set(member, System.nanoTime());
+        if (!rejoined) {
+            joined.countDown();
+            return Admission.JOINED;
+        }
+        if (lostByOwnPause.compareAndSet(member, 1, 0)) {
+            lost.set(member, null);
+            log("connected again to member " + member);
+            return Admission.JOINED;
+        }
+        joinedAgainAtMillis.set(member, System.currentTimeMillis());
+        lost.set(member, null);
+        log("member " + member + " joined again");
+        listener.onMemberJoined(member);
+        return Admission.JOINED_AGAIN;
+    }
+
+    /** A member that had lost this one says so: this process joined again, so it is younger than those that stayed. */
+    void toldJoinedAgain(int byMember) {
+        if (joinedAgainAtMillis.compareAndSet(self(), 0, System.currentTimeMillis())) {
+            log("member " + byMember + " had lost this member: it joined again, younger than the members that stayed"
+                    + " (coordinator: member " + coordinator() + ")");
+        }
+    }
+
+    /** A member we dialed refused us: joining cannot succeed. */
+    void refusedBy(int member, String reason) {
+        String line = config.describe(member) + " refused this member: " + reason;
+        log(line);
+        joinFailure.compareAndSet(null, "member " + self() + ": " + line);
+    }
+
+    void heard(int member) {
+        lastHeardNanos.set(member, System.nanoTime());
+    }
+
+    void connectionClosed(int member, Channel channel) {
+        if (channels.get(member) == channel) {
+            memberLost(member, "the connection to " + config.describe(member) + " closed");
+        }
+    }
+
+    void onData(int from, long executionId, int edgeId, int entries, byte[] packet) {
+        ClusterJobNetwork network = executions.get(executionId);
+        if (network != null) {
+            network.onData(from, edgeId, entries, packet);
+        }
+    }
+
+    void onCredit(int from, long executionId, int edgeId, long limit) {
+        ClusterJobNetwork network = executions.get(executionId);
+        if (network != null) {
+            network.onCredit(from, edgeId, limit);
+        }
+    }
+
+    void onSnapshotFrame(int from, long jobId, ByteBuf frame) {
+        ReplicatedSnapshotStore store = snapshotStores.get(jobId);
+        if (store != null) {
+            store.onFrame(from, frame);
+        }
+    }
+
+    void onControl(int from, ControlKind kind, long jobId, String text) {
+        listener.onControl(from, kind, jobId, text);
+    }
+
+    private void heartbeat() {
+        long now = System.nanoTime();
+        if (droppedAfterPause(now)) {
+            return;
+        }
+        lastTickNanos = now;
+        long timeout = TimeUnit.MILLISECONDS.toNanos(config.failureTimeoutMillis());
+        for (int m = 0; m < size(); m++) {
+            Channel ch = channels.get(m);
+            if (ch == null || lost.get(m) != null) {
+                continue;
+            }
+            long silent = now - lastHeardNanos.get(m);
+            if (silent > timeout) {
+                memberLost(m, "no heartbeat from " + config.describe(m) + " for " + TimeUnit.NANOSECONDS.toMillis(silent)
+                        + " ms (failure timeout " + config.failureTimeoutMillis() + " ms)");
+                ch.close();
+            } else {
+                ch.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {Frames.HEARTBEAT}), ch.voidPromise());
+            }
+        }
+    }
+
+    private void memberLost(int member, String cause) {
+        if (droppedAfterPause(System.nanoTime())) {
+            return;
+        }
+        if (!closing && lost.compareAndSet(member, null, cause)) {
+            log("lost " + cause);
+            snapshotStores.values().forEach(store -> store.memberLost(member));
+            listener.onMemberLost(member, cause);
+            if (member < self()) {
+                group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /**
+     * If the heartbeat has not run for so long that the others may have declared this member lost
+     * (they wait the failure timeout from the last heartbeat they heard, sent up to one interval
+     * before the pause, and check once an interval), this member was paused: it drops out, every
+     * connection closed and every other member counted lost without telling the listener of each
+     * (their silence was its own), and dials the older ones again; the younger ones dial it.
+     */
+    private boolean droppedAfterPause(long now) {
+        long paused = now - lastTickNanos;
+        long failureTimeout = config.failureTimeoutMillis();
+        long threshold = Math.max(failureTimeout / 2, failureTimeout - 2 * config.heartbeatMillis());
+        if (closing || paused <= TimeUnit.MILLISECONDS.toNanos(threshold)) {
+            return false;
+        }
+        lastTickNanos = now;
+        joinedAgainAtMillis.set(self(), System.currentTimeMillis());
+        String cause = "this member was paused for " + TimeUnit.NANOSECONDS.toMillis(paused) + " ms, about the failure timeout ("
+                + failureTimeout + " ms) or longer: the others have dropped it";
+        log(cause + "; it leaves its jobs and joins again");
+        for (int m = 0; m < size(); m++) {
+            Channel ch = channels.get(m);
+            int member = m;
+            if (member != self() && ch != null && lost.compareAndSet(member, null, cause)) {
+                lostByOwnPause.set(member, 1);
+                ch.close();
+                if (member < self()) {
+                    group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
+                }
+            }
+        }
+        listener.onDropped(cause);
+        return true;
+    }
+
+    /** Dials a lost older member until it is back (a younger member dials, so it is this one's call). */
+    private void redial(int member) {
+        if (closing || lost.get(member) == null) {
+            return;
+        }
+        dial(member, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REDIAL_MILLIS));
+        group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    // Used by the members' jobs and the member process.
+
+    /** The network of a job's execution on every member; every member uses the same id for it. */
+    public ClusterJobNetwork jobNetwork(long executionId) {
+        return jobNetwork(executionId, IntStream.range(0, size()).toArray());
+    }
+
+    /**
+     * The network of an execution that runs on {@code members} (in index order, this one among
+     * them); every one of them uses the same id for it.
+     */
+    public ClusterJobNetwork jobNetwork(long executionId, int[] members) {
+        ClusterJobNetwork network = new ClusterJobNetwork(this, executionId, members);
+        executions.put(executionId, network);
+        return network;
+    }
+
+    /** The execution ended here: packets for it are dropped from now on. */
+    public void executionEnded(long executionId) {
+        executions.remove(executionId);
+    }
+
+    /**
+     * The snapshot store of one job on this member: it keeps this member's state and sends a copy
+     * to {@code backups} other members, and keeps their copies of theirs.
+     */
+    public ReplicatedSnapshotStore snapshotStore(long jobId, int backups) {
+        ReplicatedSnapshotStore store = new ReplicatedSnapshotStore(this, jobId, backups);
+        snapshotStores.put(jobId, store);
+        return store;
+    }
+
+    /**
+     * The job ended here: snapshot frames for it are dropped from now on, unless this member has
+     * taken part in it anew meanwhile (dropped after a pause, then taken back in: {@code store} is
+     * the part that ended, a newer one may be registered).
+     */
+    public void jobEnded(long jobId, ReplicatedSnapshotStore store) {
+        snapshotStores.remove(jobId, store);
+    }
+
+    /** The connection to a live member, or null. */
+    Channel channel(int member) {
+        return lost.get(member) == null ? channels.get(member) : null;
+    }
+
+    /** Queues a frame for a live member; false (the frame released) if it is lost. */
+    boolean send(int member, ByteBuf frame) {
+        Channel ch = channel(member);
+        if (ch == null) {
+            frame.release();
+            return false;
+        }
+        ch.writeAndFlush(frame, ch.voidPromise());
+        return true;
+    }
+
+    /** Sends a control message to one member (to itself: delivered directly). */
+    public void sendControl(int member, ControlKind kind, long jobId, String text) {
+        if (member == self()) {
+            listener.onControl(self(), kind, jobId, text);
+            return;
+        }
+        Channel ch = channel(member);
+        if (ch == null) {
+            return;
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        ByteBuf frame = ch.alloc().buffer(1 + 1 + 8 + bytes.length);
+        frame.writeByte(Frames.CONTROL).writeByte(kind.code).writeLong(jobId).writeBytes(bytes);
+        ch.writeAndFlush(frame, ch.voidPromise());
+    }
+
+    /** Sends a control message to every live member, this one included. */
+    public void broadcastControl(ControlKind kind, long jobId, String text) {
+        for (int m = 0; m < size(); m++) {
+            if (m == self() || lost.get(m) == null) {
+                sendControl(m, kind, jobId, text);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        if (server != null) {
+            server.close();
+        }
+        for (int m = 0; m < size(); m++) {
+            Channel ch = channels.get(m);
+            if (ch != null) {
+                ch.close();
+            }
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,371 @@
+package io.fournines.engine.cluster;
+
+import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.dag.Dag;
+import io.fournines.engine.dag.Vertex;
+import io.fournines.engine.execution.Partitioner;
+import io.fournines.engine.job.Engine;
+import io.fournines.engine.job.Job;
+import io.fournines.engine.job.JobConfig;
+import io.fournines.engine.snapshot.SnapshotStore;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * One job on this member of a cluster, over its executions. The first runs on every member; when a
+ * member it runs on is lost, a job with a guarantee is restarted: the coordinator (the oldest live
+ * member) tells the survivors to run a new attempt from the latest committed snapshot; each cancels
+ * its execution, gathers the state of the partitions it will own from whoever keeps it, and starts
+ * the job again over the survivors (the engine sees them as members 0..n-1). A job without a
+ * guarantee has nothing to restart from: it fails, naming the member. A lost member that joins
+ * again is taken in the same way after {@code scaleOutDelay}: a restart from the latest snapshot on
+ * the members running it plus the one that joined, which gathers all its state from the others
+ * ({@link #joinRunning}). {@link #result()} completes when the job ends for good.
+ */
+public final class ClusterJob {
+
+    /** Coordinator to the members of the next attempt: run it from snapshot s (text: attempt, s, the members, the snapshot's writers). */
+    private static final long STOP_WAIT_SECONDS = 5;
+    private static final long GATHER_TIMEOUT_SECONDS = 60;
+    private static final long START_WAIT_SECONDS = 30;
+
+    /** What a restart did, for the member's progress lines. */
+    public record Restart(int attempt, long snapshotId, int[] members, long stateBytes, long restartNanos) {
+    }
+
+    /** Hears of each restart, on the recovery thread. */
+    public interface Listener {
+        void restarted(Restart restart);
+    }
+
+    private final Cluster cluster;
+    private final long jobId;
+    private final ProcessingGuarantee guarantee;
+    private final Duration snapshotInterval;
+    /** Null without a guarantee. */
+    private final ClusterSnapshots snapshots;
+    private final CompletableFuture<Void> result = new CompletableFuture<>();
+    /** Restarts run here, one at a time, off the I/O thread; and the delayed taking in of a member that joined. */
+    private final ScheduledExecutorService recovery;
+    private final Duration scaleOutDelay;
+    /** Open once {@link #start} gave the engine and the DAGs. */
+    private final CountDownLatch started = new CountDownLatch(1);
+    /** This member joined a job already running elsewhere: it starts at the restart that takes it in. */
+    private boolean joining;
+    private Engine engine;
+    private Supplier<Dag> dags;
+    private Listener listener;
+    private int attempt;
+    private int[] members;
+    private Job current;
+    /** The attempt the current execution runs as. */
+    private int currentAttempt;
+    /** Snapshots committed by the executions before the current one. */
+    private long committedBefore;
+
+    /**
+     * @param scaleOutDelay how long after a lost member joins again the job is restarted to take it in
+     */
+    public ClusterJob(Cluster cluster, long jobId, ProcessingGuarantee guarantee, Duration snapshotInterval, int snapshotBackups,
+                      Duration scaleOutDelay) {
+        this.cluster = cluster;
+        this.scaleOutDelay = scaleOutDelay;
+        this.jobId = jobId;
+        this.guarantee = guarantee;
+        this.snapshotInterval = snapshotInterval;
+        this.members = IntStream.range(0, cluster.size()).toArray();
+        this.snapshots = guarantee == ProcessingGuarantee.NONE ? null
+                : new ClusterSnapshots(cluster, jobId, snapshotBackups, snapshotInterval, members);
+        this.recovery = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fournines-recovery-job-" + jobId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The execution id of an attempt: the job's id, the attempt in the top bits (attempt 0 keeps the job's id). */
+    private long executionId(int a) {
+        return jobId | ((long) a << 48);
+    }
+
+    /** This member (a lost one, joined again) takes part in a job the others run: it waits for the coordinator's restart. */
+    public synchronized void joinRunning() {
+        joining = true;
+        // Not among the members until taken in: a loss before then is not this member's to act on.
+        members = new int[0];
+    }
+
+    /**
+     * Starts the first execution, on every member, with a DAG from {@code dags} (asked again for each
+     * restart, so no processor state outlives its execution); on a member that is
+     * {@link #joinRunning joining}, nothing until the restart that takes it in.
+     */
+    public void start(Engine engine, Supplier<Dag> dags, Listener listener) {
+        synchronized (this) {
+            this.engine = engine;
+            this.dags = dags;
+            this.listener = listener;
+            if (!joining) {
+                launch(dags.get(), SnapshotStore.NONE);
+            }
+        }
+        started.countDown();
+    }
+
+    private synchronized void launch(Dag dag, long restoreFrom) {
+        JobConfig config = snapshots == null ? JobConfig.defaults()
+                : new JobConfig(guarantee, snapshotInterval, snapshots.store(), restoreFrom);
+        Job job = engine.newJob(dag, config, cluster.jobNetwork(executionId(attempt), members));
+        current = job;
+        currentAttempt = attempt;
+        int launched = attempt;
+        job.future().whenComplete((ok, failure) -> executionEnded(launched, failure));
+        if (snapshots != null) {
+            snapshots.attach(job);
+        }
+    }
+
+    /** An execution ended: unless a restart replaces it, so does the job. */
+    private void executionEnded(int endedAttempt, Throwable failure) {
+        synchronized (this) {
+            if (endedAttempt != attempt) {
+                return;
+            }
+        }
+        if (failure == null) {
+            result.complete(null);
+        } else {
+            result.completeExceptionally(failure);
+        }
+    }
+
+    /** Completes when the job ends for good: normally, cancelled, or failed. */
+    public CompletableFuture<Void> result() {
+        return result;
+    }
+
+    /** The running execution (null before {@link #start}). */
+    public synchronized Job current() {
+        return current;
+    }
+
+    /** Restarts so far. */
+    public synchronized int attempt() {
+        return attempt;
+    }
+
+    public ClusterSnapshots snapshots() {
+        return snapshots;
+    }
+
+    /** Snapshots committed over all executions. */
+    public synchronized long committedSnapshotCount() {
+        return committedBefore + (current == null ? 0 : current.committedSnapshotCount());
+    }
+
+    public void cancel() {
+        result.cancel(false);
+        Job job = current();
+        if (job != null) {
+            job.cancel();
+        }
+    }
+
+    public void fail(Throwable cause) {
+        result.completeExceptionally(cause);
+        Job job = current();
+        if (job != null) {
+            job.fail(cause);
+        }
+    }
+
+    /** Called on the I/O thread with {@link ControlKind#RESTART} and the snapshot messages. */
+    public void onControl(int fromMember, ControlKind kind, String text) {
+        if (kind != ControlKind.RESTART) {
+            if (snapshots != null) {
+                snapshots.onControl(fromMember, kind, text);
+            }
+            return;
+        }
+        String[] f = text.split(" ");
+        int a = Integer.parseInt(f[0]);
+        long snapshotId = Long.parseLong(f[1]);
+        int[] runOn = parseMembers(f[2]);
+        int[] writers = parseMembers(f[3]);
+        synchronized (this) {
+            if (a <= attempt || result.isDone()) {
+                return;
+            }
+            attempt = a;
+            members = runOn;
+        }
+        // At once, on this thread: the attempt's snapshot messages may come before the restart is done.
+        snapshots.startAttempt(a, runOn, snapshotId, writers);
+        long receivedNanos = System.nanoTime();
+        recovery.execute(() -> restart(a, snapshotId, runOn, writers, receivedNanos));
+    }
+
+    /**
+     * A member was lost (called on the I/O thread). If the job runs on it: without a guarantee it
+     * fails; with one, the coordinator restarts it over the survivors.
+     */
+    public void onMemberLost(int member, String cause) {
+        int[] running;
+        synchronized (this) {
+            if (result.isDone() || Arrays.stream(members).noneMatch(m -> m == member)) {
+                return;
+            }
+            if (snapshots == null || current == null) {
+                String why = snapshots == null ? "it has no snapshots to restart from" : "it had not started";
+                fail(new IllegalStateException("member " + cluster.self() + ": job " + jobId + " failed because it lost " + cause
+                        + " (" + why + ")"));
+                return;
+            }
+            running = members;
+        }
+        restartOn(Arrays.stream(running).filter(m -> m == cluster.self() || cluster.lostCause(m) == null).toArray());
+    }
+
+    /**
+     * A lost member joined again (called on the I/O thread): the coordinator takes it in after the
+     * scale-out delay, running {@code beforeRestart} first (to tell the member what job it joins).
+     */
+    public void onMemberJoined(int member, Runnable beforeRestart) {
+        synchronized (this) {
+            if (result.isDone() || snapshots == null) {
+                return;
+            }
+        }
+        recovery.schedule(() -> {
+            int[] running;
+            synchronized (this) {
+                if (result.isDone() || cluster.lostCause(member) != null || Arrays.stream(members).anyMatch(m -> m == member)) {
+                    return;
+                }
+                running = members;
+            }
+            beforeRestart.run();
+            restartOn(IntStream.concat(Arrays.stream(running), IntStream.of(member)).sorted().toArray());
+        }, scaleOutDelay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** On the coordinator: tells {@code newMembers} to run the next attempt from the latest committed snapshot. */
+    private void restartOn(int[] newMembers) {
+        if (cluster.coordinator() != cluster.self()) {
+            return;
+        }
+        snapshots.whileNoCommitIsSent(committed -> {
+            int next = attempt() + 1;
+            String text = next + " " + committed.snapshotId() + " " + joined(newMembers) + " "
+                    + joined(committed.snapshotId() == SnapshotStore.NONE ? newMembers : committed.writers());
+            cluster.log("job " + jobId + ": restarting as attempt " + next + " on members " + joined(newMembers)
+                    + (committed.snapshotId() == SnapshotStore.NONE ? " from the start (no snapshot committed yet)"
+                    : " from snapshot " + committed.snapshotId()));
+            // This member first: its snapshots must be on the new attempt before the others report to it.
+            onControl(cluster.self(), ControlKind.RESTART, text);
+            for (int m : newMembers) {
+                if (m != cluster.self()) {
+                    cluster.sendControl(m, ControlKind.RESTART, jobId, text);
+                }
+            }
+        });
+    }
+
+    /** On the recovery thread: this member's part of attempt {@code a} on {@code runOn}, from snapshot {@code snapshotId}. */
+    private void restart(int a, long snapshotId, int[] runOn, int[] writers, long receivedNanos) {
+        try {
+            Job old;
+            int oldAttempt;
+            synchronized (this) {
+                if (a != attempt) {
+                    return;
+                }
+                old = current;
+                oldAttempt = currentAttempt;
+            }
+            if (old != null) {
+                stop(old);
+                cluster.executionEnded(executionId(oldAttempt));
+            } else if (!isJoining() || !started.await(START_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("it was told to restart before it started here");
+            }
+            Dag dag = dags.get();
+            int position = Arrays.binarySearch(runOn, cluster.self());
+            long bytes = snapshotId == SnapshotStore.NONE ? 0
+                    : snapshots.store().gather(snapshotId, writers, runOn, partitionsOwned(dag, position, runOn.length))
+                            .get(GATHER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            synchronized (this) {
+                if (a != attempt || result.isDone()) {
+                    return;
+                }
+                committedBefore += old == null ? 0 : old.committedSnapshotCount();
+                launch(dag, snapshotId);
+            }
+            listener.restarted(new Restart(a, snapshotId, runOn, bytes, System.nanoTime() - receivedNanos));
+        } catch (CancellationException superseded) {
+            // A newer attempt began while this one gathered: it does the restart.
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            fail(new IllegalStateException("member " + cluster.self() + ": job " + jobId + " could not restart as attempt " + a + ": " + cause, cause));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private synchronized boolean isJoining() {
+        return joining;
+    }
+
+    /** Cancels the execution being replaced and waits for its tasklets to stop. */
+    private static void stop(Job job) throws InterruptedException {
+        job.cancel();
+        try {
+            job.future().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (CancellationException | ExecutionException | TimeoutException e) {
+            // Cancelled as asked, or failed on the way: either way it is replaced.
+        }
+    }
+
+    /** The partitions this member will own in some vertex of {@code dag}, at {@code position} of {@code count} members. */
+    private int[] partitionsOwned(Dag dag, int position, int count) {
+        Partitioner partitioner = new Partitioner(engine.config().partitionCount());
+        TreeSet<Integer> owned = new TreeSet<>();
+        for (Vertex v : dag.vertices()) {
+            int parallelism = v.parallelismOn(engine.config().cooperativeThreads());
+            for (int p : partitioner.partitionsOwnedBy(position * parallelism, (position + 1) * parallelism, count * parallelism)) {
+                owned.add(p);
+            }
+        }
+        return owned.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    public void close() {
+        recovery.shutdownNow();
+        cluster.executionEnded(executionId(attempt()));
+        if (snapshots != null) {
+            snapshots.close();
+            cluster.jobEnded(jobId, snapshots.store());
+        }
+    }
+
+    private static String joined(int[] members) {
+        return Arrays.stream(members).mapToObj(Integer::toString).collect(Collectors.joining(","));
+    }
+
+    private static int[] parseMembers(String list) {
+        return Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+    }
+}

@@ -1,0 +1,249 @@
+package io.fournines.engine.cluster;
+
+import io.fournines.engine.job.Job;
+import io.fournines.engine.snapshot.SnapshotStore;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One job's snapshots across the cluster. Each member tells the coordinator (the oldest live member)
+ * once its part of the job and its store exist; from when all have, the coordinator times the
+ * snapshots (so no member misses a start or a backup's chunks): it tells every member to start
+ * snapshot n; each member reports once its processors saved n and its backups acknowledged n's
+ * chunks; when every member the job runs on has, the coordinator tells all to commit n, and only
+ * then starts n+1. The member routes the snapshot {@link ControlKind}s to {@link #onControl}.
+ *
+ * <p>A job restarted after a loss is a new attempt on fewer members ({@link #startAttempt}): every
+ * message names its attempt, and one of an earlier attempt is ignored, so a snapshot that was
+ * running when a member died is never committed.
+ */
+public final class ClusterSnapshots implements AutoCloseable {
+
+    private final Cluster cluster;
+    private final long jobId;
+    private final ReplicatedSnapshotStore store;
+    private final Duration interval;
+    private final ScheduledExecutorService timer;
+    private int attempt;
+    /** The members the running attempt runs on. */
+    private int[] members;
+    private Job job;
+    /** A start that arrived before this member's part of the job existed. */
+    private long pendingStart = -1;
+    /** On the coordinator: the running snapshot (-1: none) and who saved it. */
+    private long running = -1;
+    private long lastStarted;
+    private final Set<Integer> savedBy = new HashSet<>();
+    /** On the coordinator: the members whose part of the running attempt exists. */
+    private final Set<Integer> attached = new HashSet<>();
+    private boolean allAttached;
+    private boolean timerStarted;
+    /**
+     * On the coordinator: held while it tells the members to commit a snapshot, and while it plans a
+     * restart ({@link #whileNoCommitIsSent}), so a restart names the snapshot every member commits
+     * before it hears of the restart, or one that no member commits at all.
+     */
+    private final Object coordination = new Object();
+    /** The latest snapshot committed (or restored from), and the members that wrote it: updated together. */
+    private Committed committed = new Committed(SnapshotStore.NONE, new int[0]);
+
+    public ClusterSnapshots(Cluster cluster, long jobId, int backups, Duration interval, int[] members) {
+        this.cluster = cluster;
+        this.jobId = jobId;
+        this.store = cluster.snapshotStore(jobId, backups);
+        this.interval = interval;
+        this.members = members.clone();
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fournines-snapshots-job-" + jobId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public ReplicatedSnapshotStore store() {
+        return store;
+    }
+
+    /**
+     * The job restarts as {@code attempt} on {@code members} from snapshot {@code restoredFrom},
+     * which {@code writers} wrote: the part of the job that ran here is detached, and the next
+     * snapshot follows the restored one.
+     */
+    public void startAttempt(int attempt, int[] members, long restoredFrom, int[] writers) {
+        synchronized (this) {
+            this.attempt = attempt;
+            this.members = members.clone();
+            job = null;
+            pendingStart = -1;
+            running = -1;
+            lastStarted = Math.max(restoredFrom, 0);
+            committed = new Committed(restoredFrom, writers.clone());
+            savedBy.clear();
+            attached.clear();
+            allAttached = false;
+        }
+        store.startAttempt(attempt, members);
+    }
+
+    /**
+     * On the coordinator: runs {@code plan} with the latest committed snapshot ({@link
+     * SnapshotStore#NONE} if none) and the members that wrote it, while no commit is being sent.
+     */
+    public void whileNoCommitIsSent(Consumer<Committed> plan) {
+        synchronized (coordination) {
+            Committed latest;
+            synchronized (this) {
+                latest = committed;
+            }
+            plan.accept(latest);
+        }
+    }
+
+    /** A committed snapshot and the members that wrote it. */
+    public record Committed(long snapshotId, int[] writers) {
+    }
+
+    /** This member's part of the running attempt started: it saves on the coordinator's word, and tells the coordinator it is there. */
+    public void attach(Job job) {
+        int a;
+        synchronized (this) {
+            a = attempt;
+        }
+        job.commitAfterClusterAgrees(id -> store.whenReplicated(id,
+                () -> cluster.sendControl(cluster.coordinator(), ControlKind.SNAPSHOT_SAVED, jobId, a + " " + id)));
+        long start;
+        synchronized (this) {
+            if (a != attempt) {
+                return;
+            }
+            this.job = job;
+            start = pendingStart;
+        }
+        if (start >= 0) {
+            job.startSnapshot(start);
+        }
+        cluster.sendControl(cluster.coordinator(), ControlKind.ATTACHED, jobId, a + " 0");
+    }
+
+    private void startNext() {
+        long id;
+        int a;
+        synchronized (this) {
+            if (running >= 0 || !allAttached) {
+                return;
+            }
+            id = ++lastStarted;
+            running = id;
+            a = attempt;
+            savedBy.clear();
+        }
+        for (int m : members) {
+            cluster.sendControl(m, ControlKind.SNAPSHOT_START, jobId, a + " " + id);
+        }
+    }
+
+    /** Called on the I/O thread: a failure fails the job, never the connection. */
+    public void onControl(int fromMember, ControlKind kind, String text) {
+        try {
+            int space = text.indexOf(' ');
+            int messageAttempt = Integer.parseInt(text.substring(0, space));
+            synchronized (this) {
+                if (messageAttempt != attempt) {
+                    return;
+                }
+            }
+            handle(fromMember, kind, Long.parseLong(text.substring(space + 1)));
+        } catch (RuntimeException e) {
+            Job j;
+            synchronized (this) {
+                j = job;
+            }
+            cluster.log("job " + jobId + ": snapshot message " + kind + " (" + text + ") from member " + fromMember + " failed: " + e);
+            if (j != null) {
+                j.fail(e);
+            }
+        }
+    }
+
+    private void handle(int fromMember, ControlKind kind, long id) {
+        switch (kind) {
+            case SNAPSHOT_START -> {
+                Job j;
+                synchronized (this) {
+                    j = job;
+                    if (j == null) {
+                        pendingStart = id;
+                    }
+                }
+                if (j != null) {
+                    j.startSnapshot(id);
+                }
+            }
+            case SNAPSHOT_SAVED -> {
+                int[] to = savedEverywhere(fromMember, id);
+                if (to != null) {
+                    String text = attempt() + " " + id;
+                    synchronized (coordination) {
+                        for (int m : to) {
+                            cluster.sendControl(m, ControlKind.SNAPSHOT_COMMIT, jobId, text);
+                        }
+                    }
+                }
+            }
+            case ATTACHED -> startTimerOnceAllAttached(fromMember);
+            case SNAPSHOT_COMMIT -> {
+                Job j;
+                synchronized (this) {
+                    j = job;
+                }
+                j.commitSnapshot(id);
+                // Only then may the coordinator's timer start the next one.
+                synchronized (this) {
+                    committed = new Committed(id, members.clone());
+                    if (running == id) {
+                        running = -1;
+                    }
+                }
+            }
+            default -> throw new IllegalArgumentException("not a snapshot control message: " + kind);
+        }
+    }
+
+    private synchronized int attempt() {
+        return attempt;
+    }
+
+    /** The members to tell to commit, once every member of the attempt saved snapshot {@code id}; else null. */
+    private synchronized int[] savedEverywhere(int member, long id) {
+        return id == running && savedBy.add(member) && allIn(savedBy) ? members.clone() : null;
+    }
+
+    private synchronized void startTimerOnceAllAttached(int member) {
+        attached.add(member);
+        if (allAttached || !allIn(attached)) {
+            return;
+        }
+        allAttached = true;
+        if (!timerStarted) {
+            timerStarted = true;
+            long nanos = interval.toNanos();
+            timer.scheduleWithFixedDelay(this::startNext, nanos, nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private boolean allIn(Set<Integer> reported) {
+        return Arrays.stream(members).allMatch(reported::contains);
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

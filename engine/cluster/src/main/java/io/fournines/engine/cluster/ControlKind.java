@@ -1,0 +1,60 @@
+package io.fournines.engine.cluster;
+
+/**
+ * Every kind of control message members send each other (in a {@link Frames#CONTROL} frame, with a
+ * job id and a text), in one place: job control ({@link JobControl}), restarts ({@link ClusterJob})
+ * and snapshots ({@link ClusterSnapshots}).
+ */
+public enum ControlKind {
+    /** To the coordinator: a job submitted to a member (text: its description). */
+    SUBMIT(1),
+    /** Coordinator to all: start the job at an instant (text: start epoch nanos, newline, description). */
+    START(2),
+    /** To all: cancel the job (text: why). */
+    CANCEL(3),
+    /** To all: the job failed (text: the cause, naming the member). */
+    FAIL(4),
+    /** To the coordinator: how this member's part ended (text: state and cause). */
+    FINISHED(5),
+    /** Coordinator to a lost member that joined again: the job it is to take part in (text: as START's). */
+    ADOPT(6),
+    /** Coordinator to the job's members: take snapshot N of attempt A (text: "A N"). */
+    SNAPSHOT_START(16),
+    /** To the coordinator: this member saved snapshot N and its backups hold it (text: "A N"). */
+    SNAPSHOT_SAVED(17),
+    /** Coordinator to the job's members: snapshot N is committed (text: "A N writers"). */
+    SNAPSHOT_COMMIT(18),
+    /** To the coordinator: this member runs attempt A now (text: "A 0"). */
+    ATTACHED(19),
+    /** Coordinator to the survivors: run attempt A from snapshot N (text: "A N members writers"). */
+    RESTART(24);
+
+    private static final ControlKind[] BY_CODE = new ControlKind[32];
+
+    static {
+        for (ControlKind k : values()) {
+            BY_CODE[k.code] = k;
+        }
+    }
+
+    final byte code;
+
+    ControlKind(int code) {
+        this.code = (byte) code;
+    }
+
+    /** The kind a frame's code names; null for a code no member sends. */
+    static ControlKind of(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+
+    /** Handled by the job's {@link ClusterJob} on each member: restarts and snapshots. */
+    public boolean forClusterJob() {
+        return this == RESTART || forSnapshots();
+    }
+
+    /** Handled by the job's {@link ClusterSnapshots}. */
+    boolean forSnapshots() {
+        return this == SNAPSHOT_START || this == SNAPSHOT_SAVED || this == SNAPSHOT_COMMIT || this == ATTACHED;
+    }
+}

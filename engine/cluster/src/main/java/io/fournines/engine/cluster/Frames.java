@@ -1,0 +1,28 @@
+package io.fournines.engine.cluster;
+
+/** The first byte of every frame on a member connection (frames are length-prefixed). */
+final class Frames {
+
+    /** Acceptor to dialer: a nonce to prove the secret over. */
+    static final byte CHALLENGE = 1;
+    /** Dialer: its index, its own nonce, HMAC(join, challenge, index, nonce). */
+    static final byte HELLO = 2;
+    /** Acceptor: HMAC(welcome, dialer's nonce, acceptor's index), so the dialer knows it too. */
+    static final byte WELCOME = 3;
+    /** Acceptor: why it closes the connection. */
+    static final byte REFUSED = 4;
+    static final byte HEARTBEAT = 5;
+    /** jobId, edgeId, entries, packet. */
+    static final byte DATA = 6;
+    /** jobId, edgeId, send limit. */
+    static final byte CREDIT = 7;
+    /** kind, jobId, UTF-8 text: job start, cancel, failure and end. */
+    static final byte CONTROL = 8;
+    /** jobId, then a {@link ReplicatedSnapshotStore} message: snapshot state sent to a backup, or its acknowledgement. */
+    static final byte SNAPSHOT = 9;
+    /** After the handshake, to a member whose index this one had lost: it joined again, so it is younger than those that stayed. */
+    static final byte REJOINED = 10;
+
+    private Frames() {
+    }
+}

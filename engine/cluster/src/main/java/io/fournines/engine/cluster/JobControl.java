@@ -1,0 +1,316 @@
+package io.fournines.engine.cluster;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The jobs of a static cluster, as one member sees them. A job submitted to any member goes to the
+ * coordinator (the oldest live member), which checks that every member is alive and tells all of
+ * them to start it at one wall-clock instant; each member then runs its part, which the
+ * {@link JobRunner} makes from the job's description. A member whose part fails fails the job
+ * everywhere with a cause that names the member. A job with a guarantee takes snapshots the
+ * coordinator starts and commits on every member, and a lost member restarts it on the survivors
+ * from the latest one; without a guarantee a lost member fails it ({@link ClusterJob}).
+ */
+public final class JobControl implements Cluster.Listener {
+
+    /** Members start a job this long after the coordinator decides, so all have set it up by then. */
+    private static final long START_DELAY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** One job as this member sees it. */
+    public static final class JobState {
+        public final long id;
+        public final Path dir;
+        /** The START message's text: the start instant and the scenario, for a member that joins later. */
+        final String startText;
+        public volatile String state = "starting";
+        public volatile String cause;
+        /** This member's part ended because the others dropped it (it was paused): the job goes on without it. */
+        volatile boolean left;
+        public volatile JobPart part;
+        /** This member's part of the job over its executions, from when the job is set up here. */
+        volatile ClusterJob clusterJob;
+        /** On the coordinator: how each member's part ended. */
+        public final Map<Integer, String> members = new ConcurrentHashMap<>();
+
+        JobState(long id, Path dir, String startText) {
+            this.id = id;
+            this.dir = dir;
+            this.startText = startText;
+        }
+    }
+
+    private final Path out;
+    private final JobRunner runner;
+    private final PrintStream stderr;
+    private final Map<Long, JobState> jobs = new ConcurrentHashMap<>();
+    private final AtomicLong jobCounter = new AtomicLong();
+    private final int snapshotBackups;
+    private final Duration scaleOutDelay;
+    private volatile Cluster cluster;
+
+    /**
+     * @param snapshotBackups how many other members keep a copy of this member's snapshot state
+     * @param scaleOutDelay   how long after a lost member joins again its jobs take it in
+     */
+    public JobControl(Path out, JobRunner runner, PrintStream stderr, int snapshotBackups, Duration scaleOutDelay) {
+        this.out = out;
+        this.runner = runner;
+        this.snapshotBackups = snapshotBackups;
+        this.scaleOutDelay = scaleOutDelay;
+        this.stderr = stderr;
+    }
+
+    public void joined(Cluster cluster) {
+        this.cluster = cluster;
+    }
+
+    public Cluster cluster() {
+        return cluster;
+    }
+
+    /**
+     * Checks the scenario and sends it to the coordinator; returns the job's id, unique in the
+     * cluster (this member's index in the top bits).
+     */
+    public long submit(String description) throws InvalidJobException {
+        JobRunner.JobSettings settings = runner.settings(description);
+        if (settings.members() != cluster.size()) {
+            throw new InvalidJobException("cluster.members: this cluster has " + cluster.size() + " members; is " + settings.members());
+        }
+        long id = ((long) cluster.self() << 40) | jobCounter.incrementAndGet();
+        cluster.sendControl(cluster.coordinator(), ControlKind.SUBMIT, id, description);
+        return id;
+    }
+
+    public JobState job(long jobId) {
+        return jobs.get(jobId);
+    }
+
+    public Map<Long, JobState> jobs() {
+        return new TreeMap<>(jobs);
+    }
+
+    @Override
+    public void onControl(int fromMember, ControlKind kind, long jobId, String text) {
+        if (kind.forClusterJob()) {
+            JobState job = jobs.get(jobId);
+            if (job != null && job.clusterJob != null) {
+                job.clusterJob.onControl(fromMember, kind, text);
+            }
+            return;
+        }
+        switch (kind) {
+            case SUBMIT -> plan(jobId, text);
+            case START -> start(jobId, text, false);
+            case ADOPT -> start(jobId, text, true);
+            case CANCEL -> {
+                JobState job = jobs.get(jobId);
+                if (job != null && job.part != null) {
+                    job.cause = text;
+                    job.part.requestStop();
+                }
+            }
+            case FAIL -> {
+                JobState job = jobs.get(jobId);
+                if (job == null) {
+                    job = jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id), null));
+                }
+                failLocally(job, text);
+            }
+            case FINISHED -> {
+                JobState job = jobs.get(jobId);
+                if (job != null) {
+                    job.members.put(fromMember, text);
+                }
+            }
+            default -> stderr.println("member " + cluster.self() + ": ignoring control message " + kind + " from member " + fromMember);
+        }
+    }
+
+    /** On the coordinator: every member must be alive; they all start at one instant. */
+    private void plan(long jobId, String description) {
+        for (int m = 0; m < cluster.size(); m++) {
+            if (cluster.lostCause(m) != null) {
+                cluster.broadcastControl(ControlKind.FAIL, jobId, "job " + jobId + " cannot start: it needs all " + cluster.size()
+                        + " members and " + cluster.config().describe(m) + " is lost (" + cluster.lostCause(m) + ")");
+                return;
+            }
+        }
+        long startEpochNanos;
+        try {
+            long given = runner.settings(description).startEpochNanos();
+            startEpochNanos = given != 0 ? given : epochNanos() + START_DELAY_NANOS;
+        } catch (InvalidJobException e) {
+            cluster.broadcastControl(ControlKind.FAIL, jobId, "job " + jobId + " cannot start: " + e.getMessage());
+            return;
+        }
+        cluster.broadcastControl(ControlKind.START, jobId, startEpochNanos + "\n" + description);
+    }
+
+    /** Sets the job up here and runs it from its start instant; {@code joining}: a lost member joined again, the job runs already. */
+    private void start(long jobId, String text, boolean joining) {
+        int newline = text.indexOf('\n');
+        long startEpochNanos = Long.parseLong(text.substring(0, newline));
+        String description = text.substring(newline + 1);
+        JobRunner.JobSettings settings;
+        try {
+            settings = runner.settings(description);
+        } catch (InvalidJobException e) {
+            cluster.broadcastControl(ControlKind.FAIL, jobId, "member " + cluster.self() + " cannot run job " + jobId + ": " + e.getMessage());
+            return;
+        }
+        // Joining, this member takes part anew: a part it was dropped from (it was paused) stays behind, in its own folder.
+        JobState job = joining ? new JobState(jobId, joinedDir(jobId), text)
+                : jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id), text));
+        jobs.put(jobId, job);
+        job.clusterJob = new ClusterJob(cluster, jobId, settings.guarantee(), settings.snapshotInterval(), snapshotBackups, scaleOutDelay);
+        if (joining) {
+            job.clusterJob.joinRunning();
+        }
+        JobPart part;
+        try {
+            part = runner.part(description, new JobRunner.PartContext(job.clusterJob, cluster.self(), cluster.size(), startEpochNanos, joining, job.dir));
+        } catch (InvalidJobException e) {
+            job.clusterJob.close();
+            cluster.broadcastControl(ControlKind.FAIL, jobId, "member " + cluster.self() + " cannot run job " + jobId + ": " + e.getMessage());
+            return;
+        }
+        job.part = part;
+        if (job.cause != null) {
+            part.fail(new IllegalStateException(job.cause));
+        }
+        Thread thread = new Thread(() -> runJob(job, part, startEpochNanos), "job-" + jobId);
+        thread.start();
+    }
+
+    private void runJob(JobState job, JobPart run, long startEpochNanos) {
+        int code;
+        try {
+            long wait = startEpochNanos - epochNanos();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            job.state = "running";
+            code = run.run(stderr);
+        } catch (Exception e) {
+            stderr.println("member " + cluster.self() + ": job " + job.id + " failed: " + e);
+            code = 1;
+            if (job.cause == null) {
+                job.cause = "member " + cluster.self() + ": " + e;
+            }
+        } finally {
+            job.clusterJob.close();
+        }
+        job.state = job.left ? "left" : switch (code) {
+            case 0 -> "completed";
+            case 3 -> job.cause != null ? "cancelled" : "stopped";
+            default -> "failed";
+        };
+        if (code == 1 && run.failure() != null && job.cause == null) {
+            job.cause = "member " + cluster.self() + ": " + run.failure();
+            cluster.broadcastControl(ControlKind.FAIL, job.id, job.cause);
+        }
+        cluster.sendControl(cluster.coordinator(), ControlKind.FINISHED, job.id, job.state + (job.cause == null ? "" : ": " + job.cause));
+    }
+
+    private void failLocally(JobState job, String cause) {
+        if (job.cause == null) {
+            job.cause = cause;
+        }
+        JobPart part = job.part;
+        if (part != null) {
+            part.fail(new IllegalStateException(cause));
+        } else {
+            job.state = "failed";
+        }
+    }
+
+    /**
+     * Where a member that joined a running job writes: beside the files its lost predecessor wrote
+     * (this member's folder is the same), so that neither overwrites the other.
+     */
+    private Path joinedDir(long jobId) {
+        Path jobDir = out.resolve("job-" + jobId);
+        for (int n = 1; ; n++) {
+            Path dir = jobDir.resolve("joined-" + n);
+            if (!Files.exists(dir)) {
+                return dir;
+            }
+        }
+    }
+
+    /** On the coordinator: a lost member is back; each job with snapshots takes it in after the scale-out delay. */
+    @Override
+    public void onMemberJoined(int member) {
+        if (cluster.coordinator() != cluster.self()) {
+            return;
+        }
+        for (JobState job : jobs.values()) {
+            ClusterJob clusterJob = job.clusterJob;
+            if (job.state.equals("running") && clusterJob != null && job.startText != null) {
+                clusterJob.onMemberJoined(member, () -> cluster.sendControl(member, ControlKind.ADOPT, job.id, job.startText));
+            }
+        }
+    }
+
+    @Override
+    public void onMemberLost(int member, String cause) {
+        Cluster c = cluster;
+        int self = c == null ? -1 : c.self();
+        for (JobState job : jobs.values()) {
+            if (job.state.equals("starting") || job.state.equals("running")) {
+                if (job.clusterJob != null) {
+                    job.clusterJob.onMemberLost(member, cause);
+                } else {
+                    failLocally(job, "member " + self + ": job " + job.id + " failed because it lost " + cause);
+                }
+            }
+        }
+    }
+
+    /**
+     * The others dropped this member (it was paused): its part of every job ends here, without
+     * failing the job on them (they run it on without this member, and take it back in once it has
+     * joined again). The cause set first keeps the ending part from broadcasting its failure.
+     */
+    @Override
+    public void onDropped(String cause) {
+        for (JobState job : jobs.values()) {
+            if (job.state.equals("starting") || job.state.equals("running")) {
+                job.left = true;
+                failLocally(job, "member " + cluster.self() + ": left job " + job.id + ": " + cause);
+            }
+        }
+    }
+
+    /** Stops every running job and waits for it to write its files. */
+    public void stopAll(long seconds) throws InterruptedException {
+        for (JobState job : jobs.values()) {
+            JobPart part = job.part;
+            if (part != null) {
+                part.requestStop();
+            }
+        }
+        for (JobState job : jobs.values()) {
+            JobPart part = job.part;
+            if (part != null) {
+                part.awaitFinished(seconds);
+            }
+        }
+    }
+
+    /** Now, as nanoseconds since the epoch: the clock start instants are given on. */
+    public static long epochNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+}

@@ -1,0 +1,165 @@
+package io.fournines.engine.cluster;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One member connection: first the handshake, then the member's messages. The acceptor sends a
+ * nonce; the dialer answers with its index, its own nonce and an HMAC over both; the acceptor checks
+ * it and answers with an HMAC over the dialer's nonce. Either side that sees a wrong HMAC logs why
+ * and closes; nothing but the handshake is read before it succeeds.
+ */
+final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf> {
+
+    private static final byte[] JOIN = "fournines-join".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] WELCOME = "fournines-welcome".getBytes(StandardCharsets.UTF_8);
+
+    private final Cluster cluster;
+    /** The member this side dialed, or -1 on the accepting side. */
+    private final int dialedMember;
+    private byte[] ownNonce;
+    /** The authenticated peer, -1 until the handshake succeeds. */
+    private int member = -1;
+
+    MemberConnectionHandler(Cluster cluster, int dialedMember) {
+        this.cluster = cluster;
+        this.dialedMember = dialedMember;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        if (dialedMember < 0) {
+            ownNonce = ClusterSecret.nonce();
+            ByteBuf frame = ctx.alloc().buffer(1 + ownNonce.length);
+            ctx.writeAndFlush(frame.writeByte(Frames.CHALLENGE).writeBytes(ownNonce));
+        }
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf in) {
+        byte type = in.readByte();
+        if (member < 0) {
+            handshake(ctx, type, in);
+            return;
+        }
+        cluster.heard(member);
+        switch (type) {
+            case Frames.HEARTBEAT -> { }
+            case Frames.DATA -> {
+                long jobId = in.readLong();
+                int edgeId = in.readInt();
+                int entries = in.readInt();
+                byte[] packet = new byte[in.readableBytes()];
+                in.readBytes(packet);
+                cluster.onData(member, jobId, edgeId, entries, packet);
+            }
+            case Frames.SNAPSHOT -> cluster.onSnapshotFrame(member, in.readLong(), in);
+            case Frames.CREDIT -> cluster.onCredit(member, in.readLong(), in.readInt(), in.readLong());
+            case Frames.CONTROL -> {
+                int code = in.readByte();
+                ControlKind kind = ControlKind.of(code);
+                long jobId = in.readLong();
+                if (kind == null) {
+                    cluster.log("ignoring a control message of unknown kind " + code + " from member " + member);
+                } else {
+                    cluster.onControl(member, kind, jobId, in.toString(StandardCharsets.UTF_8));
+                }
+            }
+            case Frames.REJOINED -> cluster.toldJoinedAgain(member);
+            default -> {
+                cluster.log("closing the connection to member " + member + ": unknown frame type " + type);
+                ctx.close();
+            }
+        }
+    }
+
+    private void handshake(ChannelHandlerContext ctx, byte type, ByteBuf in) {
+        String peer = String.valueOf(ctx.channel().remoteAddress());
+        ClusterSecret secret = cluster.secret();
+        if (dialedMember < 0 && type == Frames.HELLO && in.readableBytes() == 4 + 32 + 32) {
+            int claimed = in.readInt();
+            byte[] theirNonce = bytes(in, 32);
+            byte[] proof = bytes(in, 32);
+            if (claimed < 0 || claimed >= cluster.size() || claimed == cluster.self()) {
+                refuse(ctx, "claims member index " + claimed + ", which is not another member of this " + cluster.size() + "-member cluster");
+            } else if (!ClusterSecret.sameMac(secret.mac(JOIN, ownNonce, intBytes(claimed), theirNonce), proof)) {
+                refuse(ctx, "claims to be member " + claimed + " but does not know the cluster secret (HMAC mismatch): wrong secret");
+            } else {
+                Cluster.Admission admission = cluster.authenticated(claimed, ctx.channel());
+                if (admission == Cluster.Admission.REFUSED) {
+                    refuse(ctx, "member " + claimed + " is already connected");
+                } else {
+                    member = claimed;
+                    byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()));
+                    ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
+                    tellIfJoinedAgain(ctx, admission);
+                }
+            }
+        } else if (dialedMember >= 0 && type == Frames.CHALLENGE && in.readableBytes() == 32) {
+            byte[] challenge = bytes(in, 32);
+            ownNonce = ClusterSecret.nonce();
+            byte[] proof = secret.mac(JOIN, challenge, intBytes(cluster.self()), ownNonce);
+            ctx.writeAndFlush(ctx.alloc().buffer(1 + 4 + 64).writeByte(Frames.HELLO).writeInt(cluster.self()).writeBytes(ownNonce).writeBytes(proof));
+        } else if (dialedMember >= 0 && type == Frames.WELCOME && ownNonce != null && in.readableBytes() == 32) {
+            byte[] answer = bytes(in, 32);
+            if (!ClusterSecret.sameMac(secret.mac(WELCOME, ownNonce, intBytes(dialedMember)), answer)) {
+                cluster.refusedBy(dialedMember, "its answer does not prove the cluster secret (HMAC mismatch): it has a different secret");
+                ctx.close();
+            } else {
+                Cluster.Admission admission = cluster.authenticated(dialedMember, ctx.channel());
+                if (admission == Cluster.Admission.REFUSED) {
+                    ctx.close();
+                } else {
+                    member = dialedMember;
+                    tellIfJoinedAgain(ctx, admission);
+                }
+            }
+        } else if (dialedMember >= 0 && type == Frames.REFUSED) {
+            cluster.refusedBy(dialedMember, in.toString(StandardCharsets.UTF_8));
+            ctx.close();
+        } else {
+            cluster.log("closing the connection from " + peer + ": unexpected frame " + type + " before the handshake completed");
+            ctx.close();
+        }
+    }
+
+    private static void tellIfJoinedAgain(ChannelHandlerContext ctx, Cluster.Admission admission) {
+        if (admission == Cluster.Admission.JOINED_AGAIN) {
+            ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte(Frames.REJOINED));
+        }
+    }
+
+    private void refuse(ChannelHandlerContext ctx, String why) {
+        cluster.log("refused a connection from " + ctx.channel().remoteAddress() + ": it " + why);
+        byte[] reason = ("member " + cluster.self() + " refused the connection: it " + why).getBytes(StandardCharsets.UTF_8);
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {Frames.REFUSED}, reason)).addListener(f -> ctx.close());
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (member >= 0) {
+            cluster.connectionClosed(member, ctx.channel());
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        cluster.log("connection " + (member >= 0 ? "to member " + member : "from " + ctx.channel().remoteAddress()) + " failed: " + cause);
+        ctx.close();
+    }
+
+    private static byte[] bytes(ByteBuf in, int n) {
+        byte[] b = new byte[n];
+        in.readBytes(b);
+        return b;
+    }
+
+    private static byte[] intBytes(int value) {
+        return ByteBuffer.allocate(4).putInt(value).array();
+    }
+}

@@ -1,0 +1,136 @@
+package io.fournines.engine.member;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.fournines.engine.cluster.Cluster;
+import io.fournines.engine.cluster.ClusterSecret;
+import io.fournines.engine.cluster.InvalidJobException;
+import io.fournines.engine.cluster.JobControl;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+
+/**
+ * The member's management API (JDK HTTP server, JSON by Jackson). Every call needs
+ * {@code Authorization: Bearer TOKEN}, TOKEN being the hex HMAC-SHA256 of
+ * "fournines-management-api" under the cluster secret (so the secret itself never travels); a call
+ * without it is refused and logged.
+ *
+ * <pre>
+ * POST   /jobs               body: a job description for the member's job runner -> 202 {"job": ID}
+ * GET    /jobs/ID            this member's state of the job; on the coordinator, every member's
+ * GET    /metrics            Prometheus text
+ * </pre>
+ */
+final class ManagementApi implements AutoCloseable {
+
+    private final HttpServer server;
+    private final JobControl member;
+    private final ClusterSecret secret;
+    private final PrintStream log;
+    private final ObjectMapper json = new ObjectMapper();
+
+    ManagementApi(InetSocketAddress address, JobControl member, ClusterSecret secret, PrintStream log) throws IOException {
+        this.member = member;
+        this.secret = secret;
+        this.log = log;
+        this.server = HttpServer.create(address, 16);
+        server.createContext("/", this::handle);
+        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "management-api");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+    }
+
+    InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            String auth = ex.getRequestHeaders().getFirst("Authorization");
+            if (auth == null || !auth.startsWith("Bearer ") || !secret.acceptsToken(auth.substring("Bearer ".length()))) {
+                log.println("member " + member.cluster().self() + ": refused management call " + ex.getRequestMethod() + " " + ex.getRequestURI()
+                        + " from " + ex.getRemoteAddress() + ": " + (auth == null ? "no bearer token" : "wrong bearer token"));
+                send(ex, 401, "text/plain", "missing or wrong bearer token (derived from the cluster secret)\n");
+                return;
+            }
+            route(ex);
+        } catch (RuntimeException e) {
+            send(ex, 500, "text/plain", e + "\n");
+        }
+    }
+
+    private void route(HttpExchange ex) throws IOException {
+        String method = ex.getRequestMethod();
+        String[] path = ex.getRequestURI().getPath().replaceAll("^/+|/+$", "").split("/");
+        if (path.length == 1 && path[0].equals("metrics") && method.equals("GET")) {
+            send(ex, 200, "text/plain; version=0.0.4", PrometheusText.of(member));
+        } else if (path.length == 1 && path[0].equals("jobs") && method.equals("POST")) {
+            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            try {
+                long id = member.submit(body);
+                send(ex, 202, "application/json", "{\"job\":" + id + "}\n");
+            } catch (InvalidJobException e) {
+                send(ex, 400, "text/plain", "bad job: " + e.getMessage() + "\n");
+            }
+        } else if (path.length >= 2 && path[0].equals("jobs")) {
+            long id;
+            try {
+                id = Long.parseLong(path[1]);
+            } catch (NumberFormatException e) {
+                send(ex, 404, "text/plain", "no job " + path[1] + "\n");
+                return;
+            }
+            JobControl.JobState job = member.job(id);
+            if (job == null) {
+                send(ex, 404, "text/plain", "no job " + id + " on member " + member.cluster().self() + "\n");
+            } else if (path.length == 2 && method.equals("GET")) {
+                send(ex, 200, "application/json", status(job));
+            } else {
+                send(ex, 404, "text/plain", "no such call: " + method + " " + ex.getRequestURI() + "\n");
+            }
+        } else {
+            send(ex, 404, "text/plain", "no such call: " + method + " " + ex.getRequestURI() + "\n");
+        }
+    }
+
+    private String status(JobControl.JobState job) throws IOException {
+        Cluster cluster = member.cluster();
+        ObjectNode n = json.createObjectNode();
+        n.put("job", job.id);
+        n.put("member", cluster.self());
+        n.put("state", job.state);
+        n.put("cause", job.cause);
+        n.put("coordinator", cluster.coordinator());
+        ObjectNode members = n.putObject("members");
+        for (Map.Entry<Integer, String> e : job.members.entrySet()) {
+            members.put(Integer.toString(e.getKey()), e.getValue());
+        }
+        return json.writeValueAsString(n) + "\n";
+    }
+
+    private static void send(HttpExchange ex, int code, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", type.toLowerCase(Locale.ROOT).startsWith("text/plain") ? type + "; charset=utf-8" : type);
+        ex.sendResponseHeaders(code, bytes.length);
+        try (OutputStream os = ex.getResponseBody()) {
+            os.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

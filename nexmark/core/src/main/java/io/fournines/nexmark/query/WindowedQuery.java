@@ -1,5 +1,0 @@
-package io.fournines.nexmark.query;
-
-/** A query whose results belong to windows: its latency is measured per window, from the window's end. */
-public interface WindowedQuery<R extends WindowedResult> extends NexmarkQuery<R> {
-}

@@ -1,0 +1,142 @@
+package io.fournines.nexmark.driver;
+
+import io.fournines.nexmark.driver.latency.LatencyLog;
+import io.fournines.nexmark.driver.latency.LatencyLogs;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * A member's once-a-second samples (scenarios/README.md, "The member contract"), all from the same
+ * instant: a row in {@code throughput.csv} and {@code cpu.csv} and a progress line on stdout. Shared
+ * by the reference member and the peer-engine members, so every engine is sampled alike.
+ */
+public final class RunSampler {
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private final long t0Nanos;
+    private final double warmupSeconds;
+    private final double targetRate;
+    private final LatencyLog latency;
+    private final PrintWriter throughput;
+    private final PrintWriter cpu;
+    private final PrintStream out;
+    private final LongSupplier generated;
+    private final LongSupplier processed;
+    private final LongSupplier behindNanos;
+    private long lastNanos;
+    private long lastGenerated;
+    private long lastProcessed;
+    /** Events generated and time when the warm-up ended; -1 before. */
+    private long generatedAtWarmupEnd = -1;
+    private long warmupEndNanos;
+    private long generatedAtEnd;
+    private long endNanos;
+
+    /**
+     * @param generated   events the generator has sent so far
+     * @param processed   events that reached the query's first stage so far
+     * @param behindNanos how far the generator is behind its schedule now, ≥ 0
+     */
+    public RunSampler(long t0Nanos, double warmupSeconds, double targetRate, LatencyLog latency, PrintWriter throughput, PrintWriter cpu,
+                      PrintStream out, LongSupplier generated, LongSupplier processed, LongSupplier behindNanos) {
+        this.t0Nanos = t0Nanos;
+        this.warmupSeconds = warmupSeconds;
+        this.targetRate = targetRate;
+        this.latency = latency;
+        this.throughput = throughput;
+        this.cpu = cpu;
+        this.out = out;
+        this.generated = generated;
+        this.processed = processed;
+        this.behindNanos = behindNanos;
+        this.lastNanos = t0Nanos;
+    }
+
+    /** Creates {@code dir/name} with its header line. */
+    public static PrintWriter csv(Path dir, String name, String header) throws IOException {
+        PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve(name), StandardCharsets.UTF_8));
+        w.println(header);
+        w.flush();
+        return w;
+    }
+
+    /**
+     * Each second of the run until {@code endNanos}: one latency interval in every log of
+     * {@code logs}, then one {@link #sample()}; returns early when {@code wake} opens (the job
+     * ended, or a stop was asked for). A second missed (the JVM stalled) is skipped, not made up
+     * back to back: that would write intervals of no length, which the .hlog format cannot hold.
+     *
+     * @return true when woken before the end
+     */
+    public boolean everySecondUntil(long endNanos, LatencyLogs logs, CountDownLatch wake) throws InterruptedException {
+        // From the next whole second since t0: a member that joined late starts on the run's timeline.
+        for (long tick = (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1; ; tick = Math.max(tick + 1, (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1)) {
+            long due = Math.min(t0Nanos + tick * NANOS_PER_SECOND, endNanos);
+            if (wake.await(due - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                return true;
+            }
+            logs.writeIntervals();
+            sample();
+            if (due >= endNanos) {
+                return false;
+            }
+        }
+    }
+
+    public void sample() {
+        long now = System.nanoTime();
+        long generatedNow = generated.getAsLong();
+        long processedNow = processed.getAsLong();
+        double elapsed = (now - t0Nanos) / 1e9;
+        double interval = Math.max((now - lastNanos) / 1e9, 1e-9);
+        // An interval belongs to the warm-up if it started in it, as in the .hlog's tags.
+        boolean warmup = (lastNanos - t0Nanos) / 1e9 < warmupSeconds - 1e-3;
+        if (!warmup && generatedAtWarmupEnd < 0) {
+            generatedAtWarmupEnd = lastGenerated;
+            warmupEndNanos = lastNanos;
+        }
+        throughput.printf(Locale.ROOT, "%.3f,%d,%.1f%n", elapsed, processedNow, (processedNow - lastProcessed) / interval);
+        throughput.flush();
+        cpu.printf(Locale.ROOT, "%.3f,%.3f%n", elapsed, OS.getProcessCpuTime() / 1e9);
+        cpu.flush();
+        Histogram last = latency.lastInterval();
+        boolean any = last != null && last.getTotalCount() > 0;
+        out.printf(Locale.ROOT, "{\"type\":\"progress\",\"elapsed_s\":%.3f,\"phase\":\"%s\",\"target_rate\":%s,\"achieved_rate\":%.1f,"
+                        + "\"p99_us\":%s,\"p9999_us\":%s,\"behind_ms\":%.3f}%n",
+                elapsed, warmup ? "warmup" : "measure", number(targetRate), (generatedNow - lastGenerated) / interval,
+                any ? Long.toString(last.getValueAtPercentile(99)) : "null",
+                any ? Long.toString(last.getValueAtPercentile(99.99)) : "null",
+                behindNanos.getAsLong() / 1e6);
+        out.flush();
+        lastNanos = now;
+        lastGenerated = generatedNow;
+        lastProcessed = processedNow;
+        generatedAtEnd = generatedNow;
+        endNanos = now;
+    }
+
+    /** Events/s the generator sent over the measurement (after the warm-up); 0 before it. */
+    public double achievedRate() {
+        if (generatedAtWarmupEnd < 0 || endNanos <= warmupEndNanos) {
+            return 0;
+        }
+        return (generatedAtEnd - generatedAtWarmupEnd) / ((endNanos - warmupEndNanos) / 1e9);
+    }
+
+    private static String number(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+}

@@ -1,0 +1,328 @@
+package io.fournines.nexmark.fournines;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fournines.engine.cluster.ClusterJob;
+import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.dag.Dag;
+import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.job.Engine;
+import io.fournines.engine.job.Job;
+import io.fournines.engine.job.JobConfig;
+import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.processor.GeneratorSourceP;
+import io.fournines.engine.processor.ScheduleMonitor;
+import io.fournines.engine.snapshot.InMemorySnapshotStore;
+import io.fournines.engine.snapshot.SnapshotStore;
+import io.fournines.nexmark.driver.EngineAdapter;
+import io.fournines.nexmark.driver.RunContext;
+import io.fournines.nexmark.driver.Scenario;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The reference engine behind the driver, like the peers: an in-process {@link Engine} with
+ * {@code cluster.threads} cooperative workers, fed by its own paced generator (one slice per
+ * worker) or by the Kafka topic the load generator fills. Alone it runs the job itself, snapshots in
+ * this heap; on a cluster it runs this member's part of a {@link ClusterJob}, which restarts it
+ * after a lost member from the replicated snapshots, announcing each restart on the progress channel.
+ */
+final class FourninesEngine implements EngineAdapter {
+
+    static final String NAME = "fournines";
+    private static final long SHUTDOWN_WAIT_SECONDS = 5;
+
+    /** Null when this member runs the job alone. */
+    private final ClusterPart cluster;
+    private final PrintStream err;
+    private volatile Running running;
+    /** A failure from elsewhere (another member failed, or this one was dropped), which may come before the job starts here. */
+    private volatile Throwable externalFailure;
+
+    /** @param cluster this member's part of a job every member of it runs; null: this member alone */
+    FourninesEngine(ClusterPart cluster, PrintStream err) {
+        this.cluster = cluster;
+        this.err = err;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public EngineAdapter.Running start(Scenario scenario, Path dir) throws Exception {
+        running = new Running(scenario, dir);
+        return running;
+    }
+
+    /** The running job's counters (see {@link Job#metrics()}); empty before it starts. */
+    Map<String, Long> metrics() {
+        Running r = running;
+        Job job = r == null ? null : r.current();
+        return job == null ? Map.of() : job.metrics();
+    }
+
+    /** How far the generator is behind its schedule; 0 before the run starts. */
+    long scheduleLagNanos() {
+        Running r = running;
+        return r == null ? 0 : r.monitor.lagNanos();
+    }
+
+    /** From another thread: the job fails with {@code cause} (another member failed or was lost). */
+    void fail(Throwable cause) {
+        externalFailure = cause;
+        Running r = running;
+        if (r != null) {
+            r.fail(cause);
+        }
+    }
+
+    /** Why the job failed, once it has; null otherwise. */
+    Throwable failure() {
+        Running r = running;
+        return r == null ? null : r.failure;
+    }
+
+    static long sumOf(Map<String, Long> metrics, String suffix) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().endsWith(suffix)).mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /** Now, as nanoseconds since the epoch: the clock a cluster's start instant is given on. */
+    static long epochNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    private final class Running implements EngineAdapter.Running {
+        private final Scenario scenario;
+        private final Engine engine;
+        private final ScheduleMonitor monitor = new ScheduleMonitor();
+        private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
+        private final KafkaLoad kafka;
+        /** Active-active: sends the results to the consumer; null otherwise. */
+        private final ResultForwarder forwarder;
+        /** Completes exceptionally when the job fails, here or (on a cluster) elsewhere. */
+        private final CompletableFuture<Void> ended = new CompletableFuture<>();
+        /** The restarts after lost members, as member.json lists them. */
+        private final List<ObjectNode> recoveries = new ArrayList<>();
+        private volatile Job job;
+        private volatile Throwable failure;
+        private RunContext run;
+        private long t0Nanos;
+        private boolean closed;
+
+        Running(Scenario scenario, Path dir) throws Exception {
+            this.scenario = scenario;
+            this.kafka = scenario.source().equals(Scenario.KAFKA) ? new KafkaLoad(scenario, dir) : null;
+            // Connected before the start instant, so the consumer learns it in time to start its logs exactly then.
+            this.forwarder = cluster == null || cluster.copy() == null ? null
+                    : new ResultForwarder(cluster.copy(), cluster.member(), cluster.members(), err);
+            this.engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(scenario.threads()));
+        }
+
+        @Override
+        public long joinedLateNanos() {
+            return cluster != null && cluster.joined() ? Math.max(0, epochNanos() - cluster.startEpochNanos()) : 0;
+        }
+
+        @Override
+        public CompletableFuture<?> submit(Scenario scenario, RunContext run) {
+            this.run = run;
+            this.t0Nanos = System.nanoTime() - joinedLateNanos();
+            if (kafka != null) {
+                run.measureLoadWith(kafka::consumed, kafka::lagNanos);
+            } else {
+                run.measureLoadWith(monitor::emitted, monitor::lagNanos);
+            }
+            Supplier<Dag> dags = () -> pipeline().toDag();
+            CompletableFuture<Void> result;
+            if (cluster != null) {
+                cluster.job().start(engine, dags, this::restarted);
+                result = cluster.job().result();
+            } else {
+                job = engine.newJob(dags.get(), jobConfig(), null);
+                result = job.future();
+            }
+            result.whenComplete((ignored, e) -> {
+                Throwable cause = e == null ? null : unwrap(e);
+                if (cause == null) {
+                    ended.complete(null);
+                } else if (cause instanceof CancellationException) {
+                    ended.cancel(false);
+                } else {
+                    failed(cause);
+                }
+            });
+            if (externalFailure != null) {
+                fail(externalFailure);
+            }
+            return ended;
+        }
+
+        private Pipeline pipeline() {
+            if (kafka != null) {
+                Pipeline pipeline = Pipeline.create().localPreAggregation(FourninesPipelines.localPreAggregation());
+                kafka.attach(pipeline, run, this::countProcessed);
+                return pipeline;
+            }
+            return FourninesPipelines.generatorFed(scenario, run, monitor, this::start, this::countProcessed, forwarder);
+        }
+
+        /** A filter that keeps everything: it fuses into the query's first stage and counts what reaches it. */
+        private boolean countProcessed(Object event) {
+            run.processed();
+            return true;
+        }
+
+        private GeneratorSourceP.SharedStart start() {
+            return cluster == null ? new GeneratorSourceP.SharedStart() : GeneratorSourceP.SharedStart.at(cluster.startEpochNanos());
+        }
+
+        /** Alone, snapshots go to this process's heap (on a cluster, {@link ClusterJob} replicates them). */
+        private JobConfig jobConfig() {
+            if (scenario.guarantee() == Scenario.Guarantee.NONE) {
+                return JobConfig.defaults();
+            }
+            return JobConfig.snapshotting(guarantee(scenario), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
+        }
+
+        void fail(Throwable cause) {
+            failed(cause);
+            if (cluster != null) {
+                cluster.job().fail(cause);
+            } else if (job != null) {
+                job.fail(cause);
+            }
+        }
+
+        private void failed(Throwable cause) {
+            if (failure == null) {
+                failure = cause;
+            }
+            ended.completeExceptionally(cause);
+        }
+
+        Job current() {
+            return cluster != null ? cluster.job().current() : job;
+        }
+
+        /** On the recovery thread: this member runs the job again after a restart. */
+        private void restarted(ClusterJob.Restart restart) {
+            ObjectMapper json = new ObjectMapper();
+            ObjectNode r = json.createObjectNode();
+            r.put("type", "recovered");
+            r.put("elapsed_s", Math.round((System.nanoTime() - t0Nanos) / 1e6) / 1e3);
+            r.put("attempt", restart.attempt());
+            r.put("snapshot", restart.snapshotId());
+            r.set("members", json.valueToTree(restart.members()));
+            r.put("state_bytes", restart.stateBytes());
+            r.put("restart_ms", Math.round(restart.restartNanos() / 1e3) / 1e3);
+            synchronized (recoveries) {
+                recoveries.add(r);
+            }
+            run.announce(r.toString());
+        }
+
+        @Override
+        public boolean tookPart() {
+            return job != null;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                if (cluster != null) {
+                    cluster.job().cancel();
+                    // Null on a member that joined a running job and was not taken in yet.
+                    job = cluster.job().current();
+                } else if (job != null) {
+                    job.cancel();
+                }
+                if (job != null) {
+                    awaitEnd(job);
+                    // Events behind the watermark, dropped by a window's first stage.
+                    run.lateEvents(sumOf(job.metrics(), ".lateItems"));
+                }
+                if (kafka != null) {
+                    kafka.close();
+                }
+                if (forwarder != null) {
+                    forwarder.close();
+                }
+            } finally {
+                engine.close();
+            }
+        }
+
+        @Override
+        public void describe(ObjectNode m) {
+            Map<String, Long> jobMetrics = job.metrics();
+            // Partial aggregates dropped by a window's second stage because their window had already been emitted.
+            m.put("late_window_partials", sumOf(jobMetrics, ".lateFrames"));
+            if (cluster != null) {
+                m.put("member", cluster.member());
+                m.put("members", cluster.members());
+                synchronized (recoveries) {
+                    m.set("recoveries", new ObjectMapper().valueToTree(recoveries));
+                }
+                m.put("network_bytes_sent", sumOf(jobMetrics, ".sentBytes"));
+                m.put("network_items_sent", sumOf(jobMetrics, ".sentItems"));
+                m.put("network_credit_stalls", sumOf(jobMetrics, ".creditStalls"));
+                m.put("local_pre_aggregation", FourninesPipelines.localPreAggregation());
+            }
+            m.put("guarantee", scenario.guarantee().spelled());
+            if (scenario.guarantee() != Scenario.Guarantee.NONE) {
+                m.put("snapshot_interval_ms", scenario.snapshotIntervalMillis());
+                m.put("snapshots_committed", cluster != null ? cluster.job().committedSnapshotCount() : job.committedSnapshotCount());
+                m.put("last_snapshot_ms", job.lastSnapshotDurationNanos() / 1e6);
+                m.put("last_snapshot_bytes", snapshots().sizeInBytes(job.lastCommittedSnapshot()));
+            }
+            if (kafka != null) {
+                kafka.describe(m, jobMetrics, this::snapshots, job.lastCommittedSnapshot());
+            }
+        }
+
+        /** This member's snapshot store: on a cluster the replicated one, which reads back what this member wrote or gathered to restore. */
+        private SnapshotStore snapshots() {
+            return cluster != null ? cluster.job().snapshots().store() : snapshotStore;
+        }
+    }
+
+    static ProcessingGuarantee guarantee(Scenario scenario) {
+        return switch (scenario.guarantee()) {
+            case NONE -> ProcessingGuarantee.NONE;
+            case AT_LEAST_ONCE -> ProcessingGuarantee.AT_LEAST_ONCE;
+            case EXACTLY_ONCE -> ProcessingGuarantee.EXACTLY_ONCE;
+        };
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        return (e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null ? e.getCause() : e;
+    }
+
+    private static void awaitEnd(Job job) throws InterruptedException {
+        try {
+            job.future().get(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (CancellationException | ExecutionException | TimeoutException e) {
+            // Cancelled as asked, failed (already reported) or stuck: the engine's close stops its threads.
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.fournines.nexmark.fournines;
+
+import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sinks;
+import io.fournines.engine.pipeline.Sources;
+import io.fournines.engine.pipeline.StreamStage;
+import io.fournines.engine.processor.GeneratorSourceP;
+import io.fournines.engine.processor.ScheduleMonitor;
+import io.fournines.nexmark.driver.RunContext;
+import io.fournines.nexmark.driver.Scenario;
+import io.fournines.nexmark.driver.SinkWatermarks;
+import io.fournines.nexmark.driver.Timed;
+import io.fournines.nexmark.generator.GeneratorConfig;
+import io.fournines.nexmark.generator.NexmarkGenerator;
+import io.fournines.nexmark.model.Event;
+import io.fournines.nexmark.queries.NexmarkQuery;
+import io.fournines.nexmark.queries.PerEventQuery;
+import io.fournines.nexmark.queries.Queries;
+
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * What the reference engine's member computes from the in-process generator: the scenario's query
+ * (one generator slice per worker thread, on the engine's own paced source), ending in the run's
+ * latency sinks and, active-active, the forwarder to the result consumer. A new pipeline for each
+ * execution: a cluster runs the job again after a lost member.
+ */
+final class FourninesPipelines {
+
+    private FourninesPipelines() {
+    }
+
+    /**
+     * @param processed counts every event reaching the query's first stage (a filter that keeps all, fused into it)
+     * @param start     the generator's time origin: a cluster's members share one, so they follow one schedule
+     * @param forwarder active-active: where the results also go; null otherwise
+     */
+    static Pipeline generatorFed(Scenario scenario, RunContext run, ScheduleMonitor monitor, Supplier<GeneratorSourceP.SharedStart> start,
+                                 Predicate<Object> processed, ResultForwarder forwarder) {
+        Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
+        NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
+        GeneratorConfig config = scenario.generator().config();
+        StreamStage<?> results;
+        if (query instanceof PerEventQuery<?> perEvent) {
+            StreamStage<Timed<Event>> events = pipeline.readFrom(Sources.generator(scenario.rate(), Long.MAX_VALUE, () -> {
+                NexmarkGenerator generator = new NexmarkGenerator(config);
+                return (sequence, scheduledNanos) -> new Timed<Event>(generator.event(sequence, millis(scheduledNanos)), scheduledNanos);
+            }, monitor, start)).withoutTimestamps();
+            results = perEventResults(perEvent, events.filter(processed::test), run);
+        } else {
+            StreamStage<Event> events = pipeline.readFrom(Sources.generator(scenario.rate(), Long.MAX_VALUE, () -> {
+                NexmarkGenerator generator = new NexmarkGenerator(config);
+                return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
+            }, monitor, start)).withTimestamps(Event::dateTime, 0);
+            results = query.attach(events.filter(processed::test));
+            results.writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+        }
+        if (forwarder != null) {
+            SinkWatermarks watermarks = new SinkWatermarks(scenario.threads());
+            results.writeTo(Sinks.fromProcessor("forward-results", () -> new ForwardResultSinkP(forwarder, watermarks)));
+        }
+        return pipeline;
+    }
+
+    private static <R> StreamStage<Timed<R>> perEventResults(PerEventQuery<R> query, StreamStage<Timed<Event>> events, RunContext run) {
+        StreamStage<Timed<R>> results = attachTimed(query, events);
+        results.writeTo(PerEventLatencySinkP.sink(run));
+        return results;
+    }
+
+    /** A per-event query over events that carry their scheduled time, which each result keeps. */
+    static <R> StreamStage<Timed<R>> attachTimed(PerEventQuery<R> query, StreamStage<Timed<Event>> events) {
+        return query.attach(events, Timed::item, (event, result) -> new Timed<>(result, event.scheduledEpochNanos()));
+    }
+
+    /** -Dfournines.localPreAggregation=false sends raw events across members: to measure what the local stage saves. */
+    static boolean localPreAggregation() {
+        return Boolean.parseBoolean(System.getProperty("fournines.localPreAggregation", "true"));
+    }
+
+    /** An event's dateTime: its scheduled time, floored to the millisecond. */
+    private static long millis(long epochNanos) {
+        return Math.floorDiv(epochNanos, 1_000_000L);
+    }
+}

@@ -1,0 +1,146 @@
+package io.fournines.nexmark.fournines;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fournines.engine.kafka.DeadLetterFile;
+import io.fournines.engine.kafka.KafkaSourceOptions;
+import io.fournines.engine.kafka.KafkaSources;
+import io.fournines.engine.kafka.RecordDecoder;
+import io.fournines.engine.kafka.SnapshotOffsets;
+import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.StreamSource;
+import io.fournines.engine.pipeline.StreamStage;
+import io.fournines.engine.snapshot.SnapshotStore;
+import io.fournines.nexmark.codec.NexmarkRecords;
+import io.fournines.nexmark.driver.KafkaEndpoint;
+import io.fournines.nexmark.driver.RunContext;
+import io.fournines.nexmark.driver.Scenario;
+import io.fournines.nexmark.driver.Timed;
+import io.fournines.nexmark.driver.latency.EpochClock;
+import io.fournines.nexmark.model.Event;
+import io.fournines.nexmark.queries.NexmarkQuery;
+import io.fournines.nexmark.queries.PerEventQuery;
+import io.fournines.nexmark.queries.Queries;
+import io.fournines.nexmark.queries.TradesPerSecond;
+import io.fournines.nexmark.trades.Trade;
+import io.fournines.nexmark.trades.TradeCodec;
+import org.apache.kafka.common.TopicPartition;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The member's load from Kafka ({@code load.source: kafka}): the query reads the topic the load
+ * generator (loadgen/) fills instead of the in-process generator. Every record carries its event's
+ * scheduled time, so latency is measured exactly as in-process: per event from the scheduled time,
+ * per window from the window's end. Malformed records are counted and set aside in
+ * {@code dead-letters.jsonl}. As "behind", it reports how far the newest consumed event is behind
+ * its schedule: the generator's own lag is in its loadgen.json.
+ */
+final class KafkaLoad implements AutoCloseable {
+
+    static final String DEAD_LETTERS = "dead-letters.jsonl";
+
+    private final Scenario scenario;
+    private final KafkaEndpoint endpoint;
+    private final DeadLetterFile deadLetters;
+    private final LongAdder consumed = new LongAdder();
+    private final LongAccumulator newestScheduled = new LongAccumulator(Math::max, Long.MIN_VALUE);
+    private final EpochClock clock;
+
+    KafkaLoad(Scenario scenario, Path dir) throws IOException {
+        this.scenario = scenario;
+        this.endpoint = scenario.kafka();
+        this.deadLetters = new DeadLetterFile(dir.resolve(DEAD_LETTERS));
+        this.clock = EpochClock.system();
+    }
+
+    /**
+     * Source, query and latency sink, into a new pipeline for each execution of the job (a cluster
+     * runs it again after a lost member), ending in sinks that report to {@code run}.
+     */
+    void attach(Pipeline pipeline, RunContext run, Predicate<Object> countProcessed) {
+        if (scenario.query().equals(TradesPerSecond.NAME)) {
+            StreamStage<Trade> trades = pipeline.readFrom(source(record -> {
+                Trade trade = TradeCodec.decode(record.value());
+                noteScheduled(trade.scheduledEpochNanos());
+                return trade;
+            })).withTimestamps(Trade::timeMillis, 0);
+            TradesPerSecond.attach(trades.filter(countProcessed), scenario.parameters().windowMs(), scenario.parameters().slideMs())
+                           .writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+            return;
+        }
+        NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
+        if (query instanceof PerEventQuery<?> perEvent) {
+            StreamStage<Timed<Event>> events = pipeline.readFrom(source(record -> {
+                NexmarkRecords.ScheduledEvent e = decodeNexmark(record.value());
+                return new Timed<>(e.event(), e.scheduledEpochNanos());
+            })).withoutTimestamps();
+            FourninesPipelines.attachTimed(perEvent, events.filter(countProcessed)).writeTo(PerEventLatencySinkP.sink(run));
+            return;
+        }
+        StreamStage<Event> events = pipeline.readFrom(source(record -> decodeNexmark(record.value()).event())).withTimestamps(Event::dateTime, 0);
+        query.attach(events.filter(countProcessed)).writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+    }
+
+    private <T> StreamSource<T> source(RecordDecoder<T> decoder) {
+        RecordDecoder<T> counting = record -> {
+            T item = decoder.decode(record);
+            consumed.increment();
+            return item;
+        };
+        return KafkaSources.kafka(Map.of("bootstrap.servers", endpoint.bootstrap()), endpoint.topic(), counting,
+                KafkaSourceOptions.defaults(deadLetters));
+    }
+
+    private NexmarkRecords.ScheduledEvent decodeNexmark(byte[] value) {
+        NexmarkRecords.ScheduledEvent e = NexmarkRecords.decode(value);
+        noteScheduled(e.scheduledEpochNanos());
+        return e;
+    }
+
+    private void noteScheduled(long epochNanos) {
+        newestScheduled.accumulate(epochNanos);
+    }
+
+    /** Records consumed so far. */
+    long consumed() {
+        return consumed.sum();
+    }
+
+    /** How far the newest consumed event is behind its schedule; 0 before any. */
+    long lagNanos() {
+        long newest = newestScheduled.get();
+        return newest == Long.MIN_VALUE ? 0 : Math.max(0, clock.nowMicros() * 1_000 - newest);
+    }
+
+    /**
+     * The Kafka source's figures for member.json; with a guarantee, also the offsets the last
+     * committed snapshot holds (where a restore would resume), summed over the partitions; on a
+     * cluster, over the partitions this member's sources read (the members' figures add up).
+     */
+    void describe(ObjectNode m, Map<String, Long> jobMetrics, Supplier<SnapshotStore> snapshots, long lastSnapshot) {
+        m.put("source", Scenario.KAFKA);
+        m.put("kafka_topic", endpoint.topic());
+        m.put("malformed_records", FourninesEngine.sumOf(jobMetrics, ".malformedRecords"));
+        m.put("dead_letters", DEAD_LETTERS);
+        long polls = FourninesEngine.sumOf(jobMetrics, ".polls");
+        m.put("kafka_polls", polls);
+        m.put("kafka_poll_mean_us", polls == 0 ? 0 : FourninesEngine.sumOf(jobMetrics, ".pollNanos") / 1e3 / polls);
+        m.put("kafka_polls_over_1ms", FourninesEngine.sumOf(jobMetrics, ".pollsOver1ms"));
+        if (scenario.guarantee() != Scenario.Guarantee.NONE) {
+            Map<TopicPartition, Long> offsets = SnapshotOffsets.read(snapshots.get(), lastSnapshot, SnapshotOffsets.SOURCE_VERTEX);
+            m.put("kafka_snapshot_partitions", offsets.size());
+            m.put("kafka_snapshot_offsets_total", offsets.values().stream().mapToLong(Long::longValue).sum());
+        }
+    }
+
+    @Override
+    public void close() {
+        deadLetters.close();
+    }
+}

@@ -1,0 +1,574 @@
+package io.fournines.nexmark.fournines;
+
+import io.fournines.engine.cluster.ClusterSecret;
+import io.fournines.engine.window.KeyedWindowResult;
+import io.fournines.kafkalocal.LocalKafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Real member processes on loopback, talking over real sockets. */
+class ClusterProcessesTest {
+
+    private static final String SECRET = "cluster-test-secret-0123456789";
+
+    @TempDir
+    Path dir;
+
+    private final Map<String, Process> processes = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @AfterEach
+    void killAll() {
+        processes.values().forEach(Process::destroyForcibly);
+    }
+
+    private Process start(String name, String... args) throws IOException {
+        return start(name, List.of(), args);
+    }
+
+    private Process start(String name, List<String> jvmFlags, String... args) throws IOException {
+        return start(name, jvmFlags, List.of(args));
+    }
+
+    private Process start(String name, List<String> jvmFlags, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx192m", "-XX:+UseSerialGC"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+        command.addAll(args);
+        Process p = new ProcessBuilder(command).redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        processes.put(name, p);
+        return p;
+    }
+
+    private String log(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".err"));
+    }
+
+    private static String freeAddresses(int n) throws IOException {
+        List<String> list = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                list.add("127.0.0.1:" + s.getLocalPort());
+            }
+        }
+        return String.join(",", list);
+    }
+
+    private Path secretFile(String secret) throws IOException {
+        Path f = dir.resolve("secret-" + secret.hashCode());
+        Files.writeString(f, secret);
+        return f;
+    }
+
+    /** Runs the driver on 3 members; returns the union of their results, sorted. */
+    private List<String> runOnThree(String query, long events, long slowMemberDelayMicros) throws Exception {
+        return runOnThree(query, events, slowMemberDelayMicros, List.of());
+    }
+
+    private List<String> runOnThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags) throws Exception {
+        return runOnThree(query, events, slowMemberDelayMicros, jvmFlags, "NONE");
+    }
+
+    private List<String> runOnThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags, String guarantee) throws Exception {
+        List<Process> started = startThree(query, events, slowMemberDelayMicros, jvmFlags, guarantee, ClusterQueryDriver.DEFAULT_RATE, -1, "never");
+        awaitSuccess(started, List.of(0, 1, 2));
+        if (!guarantee.equals("NONE")) {
+            return TransactionalFileSinkP.published(dir.resolve("published"));
+        }
+        List<String> union = new ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            union.addAll(Files.readAllLines(dir.resolve("results-" + m + ".txt")));
+        }
+        return union.stream().sorted().toList();
+    }
+
+    /** Starts the driver on 3 members; member {@code victim} freezes at {@code freezeAt}. */
+    private List<Process> startThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags, String guarantee, double rate,
+                                     int victim, String freezeAt) throws Exception {
+        String members = freeAddresses(3);
+        // What an earlier run in this test left: its published results and its members' end markers.
+        if (Files.exists(dir.resolve("published"))) {
+            try (Stream<Path> files = Files.list(dir.resolve("published"))) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+        for (int m = 0; m < 3; m++) {
+            Files.deleteIfExists(dir.resolve("done-" + m));
+        }
+        this.members = members;
+        List<Process> started = new ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            started.add(start("driver-" + m, jvmFlags, driverArgs(m, query, events, m == 2 ? slowMemberDelayMicros : 0, guarantee, rate,
+                    m == victim ? freezeAt : "never", false)));
+        }
+        return started;
+    }
+
+    /** The cluster the latest {@link #startThree} started. */
+    private String members;
+
+    private String[] driverArgs(int member, String query, long events, long sinkDelayMicros, String guarantee, double rate, String freezeAt,
+                                boolean joining) throws IOException {
+        return new String[] {ClusterQueryDriver.class.getName(), Integer.toString(member), members, secretFile(SECRET).toString(), query,
+                Long.toString(events), dir.toString(), Long.toString(sinkDelayMicros), guarantee, Double.toString(rate), freezeAt,
+                Boolean.toString(joining)};
+    }
+
+    /** The members end, each with exit 0. */
+    private void awaitSuccess(List<Process> started, List<Integer> members) throws Exception {
+        for (int m : members) {
+            assertThat(started.get(m).waitFor(90, TimeUnit.SECONDS)).as("member %d ended", m).isTrue();
+        }
+        // Every member process's log: the first to fail is not always the one checked first.
+        String logs;
+        try (Stream<Path> files = Files.list(dir)) {
+            logs = files.filter(f -> f.getFileName().toString().matches("driver-.*\\.err")).sorted().map(f -> {
+                try {
+                    return f.getFileName() + ":\n" + Files.readString(f);
+                } catch (IOException e) {
+                    return f.getFileName() + ": unreadable (" + e + ")";
+                }
+            }).collect(Collectors.joining("\n"));
+        }
+        for (int m : members) {
+            assertThat(started.get(m).exitValue()).as("member %d exit; the logs:%n%s", m, logs).isZero();
+        }
+    }
+
+    private Map<String, Long> metrics(int member) throws IOException {
+        return ClusterQueryDriver.readMetrics(dir.resolve("metrics-" + member + ".txt"));
+    }
+
+    private static long sum(Map<String, Long> metrics, String contains, String suffix) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().contains(contains) && e.getKey().endsWith(suffix)).mapToLong(Map.Entry::getValue).sum();
+    }
+
+    @Test
+    void q5OnThreeMembersGivesTheResultsOfOne() throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q5", 200_000);
+        assertThat(alone).isNotEmpty();
+        assertThat(runOnThree("q5", 200_000, 0)).isEqualTo(alone);
+        // Partials crossed: every member sent some to the others.
+        for (int m = 0; m < 3; m++) {
+            assertThat(sum(metrics(m), "net:", ".sentItems")).as("items member %d sent", m).isPositive();
+        }
+    }
+
+    @Test
+    void q5WithoutLocalPreAggregationSendsRawEventsForTheSameResults() throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q5", 100_000);
+        assertThat(runOnThree("q5", 100_000, 0, List.of("-Dfournines.localPreAggregation=false"))).isEqualTo(alone);
+        for (int m = 0; m < 3; m++) {
+            // Two thirds of the bids go to another member's accumulator.
+            assertThat(sum(metrics(m), "net:", ".sentItems")).as("items member %d sent", m).isGreaterThan(10_000);
+        }
+    }
+
+    @Test
+    void q5WithClusterSnapshotsGivesTheResultsOfOne() throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q5", 300_000);
+        for (String guarantee : List.of("EXACTLY_ONCE", "AT_LEAST_ONCE")) {
+            // Barriers cross members, aligned (exactly-once) or not; the coordinator commits each snapshot on every member.
+            assertThat(runOnThree("q5", 300_000, 0, List.of(), guarantee)).as(guarantee).isEqualTo(alone);
+            for (int m = 0; m < 3; m++) {
+                assertThat(metrics(m).get("job.snapshotsCommitted")).as("%s: snapshots member %d committed", guarantee, m).isPositive();
+            }
+        }
+    }
+
+    /**
+     * A member is killed -9 at a chosen moment; the others restart the job from the latest committed
+     * snapshot, the victim's state coming from its backup (the next member): the snapshot survives
+     * losing its primary copy. Member 0 is the coordinator: losing it, member 1 takes over and plans
+     * the restart. The query is a keyed windowed count, so every member has a sink to freeze in
+     * (Q5's last stage runs on member 0). Exactly-once: the published output equals a fault-free
+     * run's. At-least-once: every (window, key) of the fault-free run is there, with at least its
+     * count (replays may count an item twice).
+     */
+    @ParameterizedTest(name = "{0}, member {1} killed at {2}")
+    @CsvSource({
+            "EXACTLY_ONCE, 2, processing:1500",
+            "EXACTLY_ONCE, 2, snapshot:10",
+            "EXACTLY_ONCE, 2, committed:10",
+            "AT_LEAST_ONCE, 2, processing:1500",
+            "AT_LEAST_ONCE, 2, snapshot:10",
+            "AT_LEAST_ONCE, 2, committed:10",
+            "EXACTLY_ONCE, 0, snapshot:10",
+    })
+    void aMemberKilledMidRunIsRecoveredWithNothingLost(String guarantee, int victim, String freezeAt) throws Exception {
+        long events = 300_000;
+        List<String> expected = ClusterQueryDriver.runAlone("count", events);
+        assertThat(expected).hasSizeGreaterThan(1_000);
+        List<Process> started = startThree("count", events, 0, List.of(), guarantee, 60_000, victim, freezeAt);
+        Path frozen = dir.resolve("frozen-" + victim);
+        await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS)
+                .until(() -> Files.exists(frozen) || !started.get(victim).isAlive());
+        assertThat(frozen).as("member %d reached %s; its log:%n%s", victim, freezeAt, log("driver-" + victim)).exists();
+        List<Integer> survivors = IntStream.range(0, 3).filter(m -> m != victim).boxed().toList();
+        for (int m : survivors) {
+            assertThat(started.get(m).isAlive()).as("member %d still running when member %d froze", m, victim).isTrue();
+        }
+        started.get(victim).destroyForcibly();
+
+        awaitSuccess(started, survivors);
+        String members = survivors.stream().map(String::valueOf).collect(Collectors.joining(","));
+        assertThat(log("driver-" + survivors.get(0))).contains("restarting as attempt 1 on members " + members);
+        for (int m : survivors) {
+            assertThat(metrics(m).get("job.attempt")).as("attempt member %d ran last", m).isEqualTo(1);
+            assertThat(log("driver-" + m)).contains("restarted: attempt 1");
+        }
+        List<String> output = TransactionalFileSinkP.published(dir.resolve("published"));
+        if (guarantee.equals("EXACTLY_ONCE")) {
+            assertThat(output).isEqualTo(expected);
+        } else {
+            assertNothingLost(output, expected);
+        }
+    }
+
+    /**
+     * Scale-out: member 2 is killed, the job restarts on members 0 and 1; member 2 is started again,
+     * joins, and after the scale-out delay the job restarts on all three from the latest snapshot,
+     * member 2 gathering all its state from the others. The output still equals a fault-free run's.
+     */
+    @Test
+    void aKilledMemberStartedAgainIsTakenBackIntoTheJob() throws Exception {
+        long events = 300_000;
+        List<String> expected = ClusterQueryDriver.runAlone("count", events);
+        // 15 s at 20 000/s: time for member 2's new JVM to start and join while the job still runs.
+        List<Process> started = startThree("count", events, 0, List.of(), "EXACTLY_ONCE", 20_000, 2, "processing:300");
+        await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS).until(() -> Files.exists(dir.resolve("frozen-2")));
+        started.get(2).destroyForcibly();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> log("driver-0").contains("restarting as attempt 1 on members 0,1"));
+
+        Process again = start("driver-2-again", List.of(), driverArgs(2, "count", events, 0, "EXACTLY_ONCE", 20_000, "never", true));
+        awaitSuccess(List.of(started.get(0), started.get(1), again), List.of(0, 1, 2));
+        assertThat(log("driver-0")).contains("member 2 joined again").contains("restarting as attempt 2 on members 0,1,2");
+        assertThat(log("driver-2-again")).contains("restarted: attempt 2 from snapshot");
+        for (int m = 0; m < 3; m++) {
+            assertThat(metrics(m).get("job.attempt")).as("attempt member %d ran last", m).isEqualTo(2);
+        }
+        assertThat(TransactionalFileSinkP.published(dir.resolve("published"))).isEqualTo(expected);
+    }
+
+    /**
+     * A Kafka source on 3 members, member 2 killed -9: the survivors restart from the snapshot, each
+     * source seeking the offsets saved for the partitions it now reads (6 partitions over 4
+     * instances instead of 6); the published output must become exactly the counts of what was
+     * produced. When a survivor's partitions were read to the end before the snapshot, its sources
+     * have nothing left to read and go idle, yet its first window stage holds partials restored from
+     * the other instances (state follows the key): they must reach the second stage anyway.
+     */
+    @Test
+    void aKafkaSourcedJobRestartsFromItsSnapshottedOffsets() throws Exception {
+        int partitions = 6;
+        long numbers = 200_000;
+        try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"))) {
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrap()))) {
+                admin.createTopics(List.of(new NewTopic(ClusterQueryDriver.KAFKA_TOPIC, partitions, (short) 1))).all().get();
+            }
+            // All in the topic before the members start: they read it as a backlog, and member 2 dies part-way.
+            produce(kafka.bootstrap(), partitions, numbers);
+            startThree("kafka-count", numbers, 0, List.of("-Dfournines.test.kafka=" + kafka.bootstrap()), "EXACTLY_ONCE", 1, 2, "processing:500");
+            await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS).until(() -> Files.exists(dir.resolve("frozen-2")));
+            processes.get("driver-2").destroyForcibly();
+
+            List<String> expected = countsOf(numbers);
+            Path published = dir.resolve("published");
+            await().atMost(60, TimeUnit.SECONDS).pollInterval(200, TimeUnit.MILLISECONDS)
+                    .until(() -> TransactionalFileSinkP.published(published).size() >= expected.size());
+            Thread.sleep(1_000);  // anything published twice would come now
+            assertThat(TransactionalFileSinkP.published(published)).isEqualTo(expected);
+            assertThat(log("driver-0")).contains("restarting as attempt 1 on members 0,1");
+        }
+    }
+
+    /**
+     * Numbers 0..n-1, number k into partition k % partitions, then one far-future number a partition
+     * to close every window; fails if the broker did not take them all.
+     */
+    private static void produce(String bootstrap, int partitions, long numbers) {
+        AtomicReference<Exception> failed = new AtomicReference<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "linger.ms", 5),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (long n = 0; n < numbers + partitions; n++) {
+                int partition = (int) (n % partitions);
+                long value = n < numbers ? n : numbers + 1_000_000 + partition;
+                producer.send(new ProducerRecord<>(ClusterQueryDriver.KAFKA_TOPIC, partition, null, bytes(value)), (metadata, e) -> {
+                    if (e != null) {
+                        failed.compareAndSet(null, e);
+                    }
+                });
+            }
+            producer.flush();
+        }
+        assertThat(failed.get()).as("a record the broker did not take").isNull();
+    }
+
+    private static byte[] bytes(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** What "kafka-count" must publish for numbers 0..n-1: every window holding one of them, per key. */
+    private static List<String> countsOf(long numbers) {
+        long size = ClusterQueryDriver.PARAMETERS.windowMs();
+        long slide = ClusterQueryDriver.PARAMETERS.slideMs();
+        Map<List<Long>, Long> counts = new HashMap<>();
+        for (long n = 0; n < numbers; n++) {
+            long t = n / 100;
+            for (long end = Math.floorDiv(t, slide) * slide + slide; end <= t + size; end += slide) {
+                counts.merge(List.of(end, n % 1_000), 1L, Long::sum);
+            }
+        }
+        return counts.entrySet().stream()
+                .map(e -> new KeyedWindowResult<>(e.getKey().get(0) - size, e.getKey().get(0), e.getKey().get(1), e.getValue()).toString())
+                .sorted().toList();
+    }
+
+    private static final Pattern WINDOW_RESULT = Pattern.compile("KeyedWindowResult\\[start=(-?\\d+), end=(-?\\d+), key=(\\d+), result=(\\d+)]");
+
+    private static void assertNothingLost(List<String> output, List<String> expected) {
+        Map<String, Long> highest = new HashMap<>();
+        for (String line : output) {
+            Matcher r = parsed(line);
+            highest.merge(r.group(1) + "/" + r.group(2) + "/" + r.group(3), Long.parseLong(r.group(4)), Math::max);
+        }
+        for (String line : expected) {
+            Matcher r = parsed(line);
+            assertThat(highest.get(r.group(1) + "/" + r.group(2) + "/" + r.group(3))).as("count of %s", line).isNotNull()
+                    .isGreaterThanOrEqualTo(Long.parseLong(r.group(4)));
+        }
+    }
+
+    private static Matcher parsed(String line) {
+        Matcher m = WINDOW_RESULT.matcher(line);
+        assertThat(m.matches()).as("a keyed window result: %s", line).isTrue();
+        return m;
+    }
+
+    @Test
+    void q8OnThreeMembersGivesTheResultsOfOne() throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q8", 200_000);
+        assertThat(alone).isNotEmpty();
+        assertThat(runOnThree("q8", 200_000, 0)).isEqualTo(alone);
+    }
+
+    @Test
+    void aSlowMemberThrottlesItsSendersWithBoundedBuffers() throws Exception {
+        long events = 600_000;
+        List<String> results = runOnThree("flood", events, 20);
+        assertThat(results).isEqualTo(ClusterQueryDriver.runAlone("flood", events));
+        Map<String, Long> slow = metrics(2);
+        for (int m = 0; m < 2; m++) {
+            Map<String, Long> fast = metrics(m);
+            assertThat(sum(fast, "to member 2", ".creditStalls")).as("credit stalls of member %d's sender to the slow member", m).isPositive();
+            // The fast members' sources were held back by the slow one (500 000 items/s would need 1.2 s).
+            assertThat(fast.get("source.maxLagNanos")).as("source lag on member %d", m).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(300));
+            // The slow member delivers at most 5 000 items per 100 ms period (20 us each), so the window it
+            // grants stays near 3 x 5 000; without flow control it would buffer most of the ~67 000 items each other member sends it.
+            assertThat(sum(slow, "from member " + m, ".peakBufferedEntries")).as("entries buffered at the slow member from member %d", m)
+                    .isPositive().isLessThanOrEqualTo(20_000);
+        }
+    }
+
+    private String serve(int index, String members, Path secret, int failureTimeoutMs) throws IOException {
+        start("member-" + index, FourninesMember.class.getName(), "serve", "--index", Integer.toString(index), "--members", members,
+                "--secret-file", secret.toString(), "--out", dir.resolve("out-" + index).toString(), "--failure-timeout-ms",
+                Integer.toString(failureTimeoutMs), "--join-timeout-ms", "30000");
+        Path out = dir.resolve("member-" + index + ".out");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> Files.readString(out).contains("\"type\":\"ready\""));
+        String ready = Files.readString(out);
+        int at = ready.indexOf("\"http\":\"") + 8;
+        return ready.substring(at, ready.indexOf('"', at));
+    }
+
+    private static HttpResponse<String> call(String http, String method, String path, String token, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + http + path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Starts `serve` members 0..n-1 side by side; returns their API addresses. */
+    private List<String> serveCluster(String members, int n, int timeoutMs) throws Exception {
+        Path secret = secretFile(SECRET);
+        List<Thread> starters = new ArrayList<>();
+        String[] found = new String[n];
+        for (int m = 0; m < n; m++) {
+            int index = m;
+            Thread t = new Thread(() -> {
+                try {
+                    found[index] = serve(index, members, secret, timeoutMs);
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            t.start();
+            starters.add(t);
+        }
+        for (Thread t : starters) {
+            t.join();
+        }
+        return List.of(found);
+    }
+
+    @Test
+    void aKilledMemberFailsTheJobWithinTheTimeoutNamingIt() throws Exception {
+        String members = freeAddresses(3);
+        int timeoutMs = 2_000;
+        List<String> https = serveCluster(members, 3, timeoutMs);
+        String token = ClusterSecret.of(SECRET, "test").apiToken();
+        String job = "{\"name\":\"t\",\"query\":{\"name\":\"q5\",\"window_ms\":2000,\"slide_ms\":500},"
+                + "\"load\":{\"rate\":5000,\"source\":\"in-process\",\"keys\":1000,\"partitions\":3},"
+                + "\"cluster\":{\"members\":3,\"threads\":1},\"warmup_s\":1,\"duration_s\":60}";
+
+        assertThat(call(https.get(1), "POST", "/jobs", null, job).statusCode()).isEqualTo(401);
+        assertThat(call(https.get(1), "POST", "/jobs", "0".repeat(64), job).statusCode()).isEqualTo(401);
+        assertThat(log("member-1")).contains("refused management call POST /jobs");
+        HttpResponse<String> noEndpoint = call(https.get(1), "POST", "/jobs", token, job.replace("in-process", "kafka"));
+        assertThat(noEndpoint.statusCode()).isEqualTo(400);
+        assertThat(noEndpoint.body()).contains("load.source is kafka: the runner must name the broker and topic (kafka_endpoint");
+
+        HttpResponse<String> submitted = call(https.get(1), "POST", "/jobs", token, job);
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String id = submitted.body().replaceAll("\\D", "");
+        await().atMost(30, TimeUnit.SECONDS).until(() -> {
+            String s = call(https.get(0), "GET", "/jobs/" + id, token, null).body();
+            assertThat(s).as("member 0's log: %s", log("member-0")).doesNotContain("failed");
+            return s.contains("\"running\"");
+        });
+        // Windows close once every member's watermark has crossed the network: wait for the first.
+        await().atMost(30, TimeUnit.SECONDS).until(() -> call(https.get(0), "GET", "/metrics", token, null).body()
+                .contains("fournines_vertex_watermark_lag_seconds{job=\"" + id + "\",vertex=\"sliding-window\""));
+        assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_network_total{job=\"" + id + "\"");
+
+        long killedAt = System.nanoTime();
+        processes.get("member-2").destroyForcibly();
+        await().atMost(timeoutMs + 5_000, TimeUnit.MILLISECONDS).pollInterval(50, TimeUnit.MILLISECONDS)
+                .until(() -> call(https.get(0), "GET", "/jobs/" + id, token, null).body().contains("\"failed\""));
+        long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+        String status = call(https.get(0), "GET", "/jobs/" + id, token, null).body();
+        assertThat(status).contains("member 2 (" + members.split(",")[2] + ")");
+        assertThat(detectedMillis).isLessThan(timeoutMs + 3_000);
+        assertThat(log("member-0")).contains("lost").contains("member 2");
+        // Member 1 fails its part on its own thread; its log line may come a moment after member 0's status.
+        await().atMost(10, TimeUnit.SECONDS).until(() -> log("member-1").contains("the job failed"));
+        assertThat(log("member-1")).contains("member 2");
+    }
+
+    /**
+     * A member paused (SIGSTOP) past the failure timeout: the others restart the job without it.
+     * When it runs again it must not take their silence for their loss and carry on alone (it
+     * would restart the job by itself, beside them); it notices its own pause, leaves its part
+     * without failing the job on the others, and joins again; the coordinator takes it back in
+     * after the scale-out delay and the job completes on all three.
+     */
+    @Test
+    void aMemberPausedPastTheFailureTimeoutLeavesItsPartAndIsTakenBackIn() throws Exception {
+        String members = freeAddresses(3);
+        List<String> https = serveCluster(members, 3, 2_000);
+        String token = ClusterSecret.of(SECRET, "test").apiToken();
+        String job = "{\"name\":\"t\",\"query\":{\"name\":\"q5\",\"window_ms\":2000,\"slide_ms\":500},"
+                + "\"load\":{\"rate\":5000,\"source\":\"in-process\",\"keys\":1000,\"partitions\":3},"
+                + "\"cluster\":{\"members\":3,\"threads\":1},\"guarantee\":\"exactly-once\",\"snapshot_interval_ms\":500,"
+                + "\"warmup_s\":1,\"duration_s\":20}";
+        HttpResponse<String> submitted = call(https.get(0), "POST", "/jobs", token, job);
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String id = submitted.body().replaceAll("\\D", "");
+        await().atMost(30, TimeUnit.SECONDS).until(() -> call(https.get(0), "GET", "/jobs/" + id, token, null).body().contains("\"running\""));
+        Thread.sleep(2_000);  // a few snapshots committed
+
+        long paused = processes.get("member-2").pid();
+        signal("STOP", paused);
+        await().atMost(15, TimeUnit.SECONDS).until(() -> log("member-0").contains("restarting as attempt 1 on members 0,1"));
+        Thread.sleep(1_000);
+        signal("CONT", paused);
+
+        await().atMost(15, TimeUnit.SECONDS).until(() -> log("member-0").contains("restarting as attempt 2 on members 0,1,2"));
+        assertThat(log("member-2")).contains("this member was paused for").contains("left job " + id)
+                .doesNotContain("restarting as attempt");
+        assertThat(log("member-0")).contains("member 2 joined again");
+        for (int m = 0; m < 3; m++) {
+            String api = https.get(m);
+            await().atMost(40, TimeUnit.SECONDS).until(() -> !call(api, "GET", "/jobs/" + id, token, null).body().contains("\"running\""));
+            assertThat(call(api, "GET", "/jobs/" + id, token, null).body()).as("member %d's part", m).contains("\"completed\"");
+        }
+        assertThat(Files.readString(dir.resolve("out-2").resolve("job-" + id).resolve("joined-1").resolve("member.json")))
+                .contains("\"attempt\" : 2");
+    }
+
+    private static void signal(String signal, long pid) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor()).isZero();
+    }
+
+    @Test
+    void aMemberWithTheWrongSecretIsRefused() throws Exception {
+        String members = freeAddresses(2);
+        start("member-0", FourninesMember.class.getName(), "serve", "--index", "0", "--members", members, "--secret-file",
+                secretFile(SECRET).toString(), "--out", dir.resolve("out-0").toString());
+        Process intruder = start("member-1", FourninesMember.class.getName(), "serve", "--index", "1", "--members", members, "--secret-file",
+                secretFile("not-the-cluster-secret-42").toString(), "--out", dir.resolve("out-1").toString());
+        assertThat(intruder.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(intruder.exitValue()).isEqualTo(1);
+        assertThat(log("member-1")).contains("member 0 (" + members.split(",")[0] + ") refused this member").contains("wrong secret");
+        assertThat(log("member-0")).contains("refused a connection").contains("does not know the cluster secret");
+        assertThat(Files.readString(dir.resolve("member-0.out"))).doesNotContain("ready");
+    }
+
+    @Test
+    void aFrozenMemberIsLostAfterTheFailureTimeout() throws Exception {
+        String members = freeAddresses(2);
+        int timeoutMs = 2_000;
+        List<String> https = serveCluster(members, 2, timeoutMs);
+        // SIGSTOP keeps its connection open: only the missing heartbeats can tell.
+        long pid = processes.get("member-1").pid();
+        new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
+        long stoppedAt = System.nanoTime();
+        try {
+            await().atMost(timeoutMs + 5_000, TimeUnit.MILLISECONDS).pollInterval(50, TimeUnit.MILLISECONDS)
+                    .until(() -> log("member-0").contains("lost no heartbeat from member 1"));
+            long detectedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
+            assertThat(detectedMillis).isBetween((long) timeoutMs - 300, timeoutMs + 3_000L);
+            assertThat(log("member-0")).contains("(failure timeout " + timeoutMs + " ms)");
+            String token = ClusterSecret.of(SECRET, "test").apiToken();
+            assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_member_up{member=\"1\"} 0");
+        } finally {
+            new ProcessBuilder("kill", "-CONT", Long.toString(pid)).start().waitFor();
+        }
+    }
+}

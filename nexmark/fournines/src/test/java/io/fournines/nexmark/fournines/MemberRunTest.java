@@ -1,0 +1,139 @@
+package io.fournines.nexmark.fournines;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The member driver run in-process for a few seconds: every file it promises exists and parses. */
+class MemberRunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private String scenario(String query) {
+        return "{\"name\":\"t\",\"query\":" + query + ",\"load\":{\"rate\":20000,\"source\":\"in-process\",\"keys\":1000,\"partitions\":2},"
+                + "\"cluster\":{\"members\":1,\"threads\":2,\"jvm_opts\":[],\"gc\":\"g1\"},\"guarantee\":\"none\",\"mode\":\"single\",\"faults\":[],"
+                + "\"warmup_s\":1,\"duration_s\":2,\"extra_field\":true}";
+    }
+
+    private List<String> run(String scenarioJson, int expectedExit) throws IOException {
+        Path file = dir.resolve("scenario.json");
+        Files.writeString(file, scenarioJson);
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        int exit;
+        System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+        try {
+            exit = FourninesMember.commandLine().execute("run", "--scenario", file.toString(), "--out", dir.toString());
+        } finally {
+            System.setOut(original);
+        }
+        assertThat(exit).isEqualTo(expectedExit);
+        return stdout.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    @Test
+    void q1WritesEveryFileAndProgress() throws IOException {
+        List<String> lines = run(scenario("{\"name\":\"q1\"}"), 0);
+        assertProgress(lines);
+        assertFiles(false);
+    }
+
+    @Test
+    void q5WritesEveryFileIncludingCompletion() throws IOException {
+        List<String> lines = run(scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}"), 0);
+        assertProgress(lines);
+        assertFiles(true);
+    }
+
+    @Test
+    void aMissingOrUnsupportedFieldIsNamed() throws IOException {
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        try {
+            run(scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":300}"), 2);
+            run(scenario("{\"name\":\"q1\"}").replace("\"rate\":20000,", ""), 2);
+            run(scenario("{\"name\":\"q4\"}"), 2);
+            run(scenario("{\"name\":\"q1\"}").replace("\"partitions\":2", "\"partitions\":8"), 2);
+        } finally {
+            System.setErr(original);
+        }
+        assertThat(stderr.toString(StandardCharsets.UTF_8))
+                .contains("query.window_ms: must be a multiple of query.slide_ms (300); is 1000")
+                .contains("load.rate: missing")
+                .contains("query.name: fournines runs q0, q1, q2, q5, q7, q8, q13, trades; is \"q4\"")
+                .contains("load.partitions: the in-process generator runs one slice per worker thread");
+    }
+
+    private static void assertProgress(List<String> lines) throws IOException {
+        assertThat(lines).last().isEqualTo("{\"type\":\"done\"}");
+        List<String> progress = lines.subList(0, lines.size() - 1);
+        assertThat(progress).hasSizeBetween(2, 4);
+        for (String line : progress) {
+            JsonNode p = JSON.readTree(line);
+            assertThat(p.get("type").asText()).isEqualTo("progress");
+            assertThat(p.get("phase").asText()).isIn("warmup", "measure");
+            assertThat(p.get("elapsed_s").asDouble()).isPositive();
+            assertThat(p.get("target_rate").asLong()).isEqualTo(20_000);
+            assertThat(p.get("achieved_rate").asDouble()).isGreaterThanOrEqualTo(0);
+            assertThat(p.get("behind_ms").asDouble()).isGreaterThanOrEqualTo(0);
+            assertThat(p.get("p99_us").isNull() || p.get("p99_us").asLong() >= 0).isTrue();
+            assertThat(p.get("p9999_us").isNull() || p.get("p9999_us").asLong() >= 0).isTrue();
+        }
+        assertThat(JSON.readTree(progress.get(0)).get("phase").asText()).isEqualTo("warmup");
+        assertThat(JSON.readTree(progress.get(progress.size() - 1)).get("phase").asText()).isEqualTo("measure");
+    }
+
+    private void assertFiles(boolean windowed) throws IOException {
+        long latencies = countValues(dir.resolve("latency.hlog"));
+        assertThat(latencies).isPositive();
+        if (windowed) {
+            assertThat(countValues(dir.resolve("completion.hlog"))).isPositive();
+        } else {
+            assertThat(dir.resolve("completion.hlog")).doesNotExist();
+        }
+        List<String> throughput = Files.readAllLines(dir.resolve("throughput.csv"));
+        assertThat(throughput.get(0)).isEqualTo("time_s,events,events_per_s");
+        assertThat(throughput).hasSizeBetween(3, 5);
+        long lastEvents = Long.parseLong(throughput.get(throughput.size() - 1).split(",")[1]);
+        assertThat(lastEvents).isBetween(40_000L, 70_000L);
+        List<String> cpu = Files.readAllLines(dir.resolve("cpu.csv"));
+        assertThat(cpu.get(0)).isEqualTo("time_s,cpu_seconds");
+        assertThat(Double.parseDouble(cpu.get(cpu.size() - 1).split(",")[1])).isPositive();
+        JsonNode member = JSON.readTree(dir.resolve("member.json").toFile());
+        for (String field : List.of("events_generated", "events_processed", "late_events", "dropped_events")) {
+            assertThat(member.get(field).isIntegralNumber()).as(field).isTrue();
+        }
+        assertThat(member.get("events_generated").asLong()).isGreaterThanOrEqualTo(lastEvents);
+        assertThat(member.get("achieved_rate").asDouble()).isBetween(15_000.0, 25_000.0);
+        assertThat(member.get("started_at").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+        assertThat(member.get("jdk").asText()).isNotEmpty();
+        assertThat(member.get("gc").asText()).isNotEmpty();
+        assertThat(member.get("jvm_flags").isArray()).isTrue();
+    }
+
+    private static long countValues(Path hlog) throws IOException {
+        HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
+        long values = 0;
+        for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
+            values += ((org.HdrHistogram.Histogram) h).getTotalCount();
+        }
+        reader.close();
+        return values;
+    }
+}

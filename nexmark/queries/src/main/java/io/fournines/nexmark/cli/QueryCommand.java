@@ -1,0 +1,225 @@
+package io.fournines.nexmark.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.job.Engine;
+import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sinks;
+import io.fournines.engine.pipeline.Sources;
+import io.fournines.engine.pipeline.StreamStage;
+import io.fournines.nexmark.codec.EventJsonReader;
+import io.fournines.nexmark.codec.EventJsonWriter;
+import io.fournines.nexmark.codec.MalformedEventException;
+import io.fournines.nexmark.model.Event;
+import io.fournines.nexmark.queries.NexmarkQuery;
+import io.fournines.nexmark.queries.PerEventQuery;
+import io.fournines.nexmark.queries.Queries;
+import io.fournines.nexmark.query.QueryParameters;
+import io.fournines.nexmark.query.RecordOrder;
+import io.fournines.nexmark.query.SellerAverage;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code query}: one query over a bounded file of events, results as JSON Lines. */
+@Command(name = "query",
+        description = {
+            "Runs NEXMark query Q on the reference engine over the events in a JSON Lines file.",
+            "Event time is each event's dateTime; the input may be in any order, and every window fires at its end.",
+            "Per-event queries (q0, q1, q2, q13) write results in input order, q6 in close order, the others by field (windows first)."})
+final class QueryCommand implements Callable<Integer> {
+    /** How many bad lines --skip-bad prints before it only counts them. */
+    private static final int BAD_LINES_SHOWN = 10;
+    private static final Comparator<Object> WINDOW_ORDER = RecordOrder.INSTANCE;
+    /**
+     * Q6's averages form a sequence per seller, which the engine emits in order: a stable sort by
+     * close time and seller keeps it, where sorting by every field would not.
+     */
+    private static final Comparator<Object> CLOSE_ORDER =
+            Comparator.comparingLong((Object r) -> ((SellerAverage) r).dateTime()).thenComparingLong(r -> ((SellerAverage) r).seller());
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    boolean help;
+
+    @Parameters(index = "0", paramLabel = "Q", description = "the query: q0, q1, q2, q3, q4, q5, q6, q7, q8 or q13")
+    String query;
+
+    @Option(names = "--input", required = true, paramLabel = "FILE", description = "events as JSON Lines, or - for standard input")
+    String input;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "results as JSON Lines, or - for standard output")
+    String out;
+
+    @Option(names = "--window-ms", paramLabel = "W", defaultValue = "10000",
+            description = "window size: q4 and q5 (sliding), q7 and q8 (tumbling) (default: ${DEFAULT-VALUE})")
+    long windowMs;
+
+    @Option(names = "--slide-ms", paramLabel = "S", defaultValue = "10",
+            description = "slide of q4 and q5, a divisor of the window; q6's frame (default: ${DEFAULT-VALUE})")
+    long slideMs;
+
+    @Option(names = "--auction-skip", paramLabel = "N", defaultValue = "123",
+            description = "q2 keeps bids on auctions whose id is a multiple of N (default: ${DEFAULT-VALUE})")
+    long auctionSkip;
+
+    @Option(names = "--side-input-rows", paramLabel = "N", defaultValue = "500",
+            description = "rows of q13's side input; a bid joins row bidder %% N (default: ${DEFAULT-VALUE})")
+    int sideInputRows;
+
+    @Option(names = "--threads", paramLabel = "T", description = "engine worker threads (default: one per core)")
+    Integer threads;
+
+    @Option(names = "--skip-bad", description = "skip malformed input lines, report them and their count on stderr, instead of failing at the first")
+    boolean skipBad;
+
+    @Override
+    public Integer call() throws IOException {
+        QueryParameters parameters = validatedParameters();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Event> events = new ArrayList<>();
+        long badLines;
+        try (EventJsonReader reader = openReader(err)) {
+            for (Event e; (e = reader.read()) != null; ) {
+                events.add(e);
+            }
+            badLines = reader.badLines();
+        } catch (MalformedEventException e) {
+            err.println(input + ": " + e.getMessage());
+            return 1;
+        }
+        List<?> results = run(parameters, events);
+        try (Writer writer = openOutput()) {
+            write(results, writer);
+        }
+        err.printf("%s: %,d events in, %,d results out%s%n", query, events.size(), results.size(),
+                badLines == 0 ? "" : String.format(", %,d malformed lines skipped", badLines));
+        return 0;
+    }
+
+    private QueryParameters validatedParameters() {
+        String name = query.toLowerCase(Locale.ROOT);
+        if (!Queries.NAMES.contains(name)) {
+            throw new ParameterException(spec.commandLine(), "unknown query '" + query + "'; the queries are " + String.join(", ", Queries.NAMES));
+        }
+        requirePositive("--window-ms", windowMs);
+        requirePositive("--slide-ms", slideMs);
+        requirePositive("--auction-skip", auctionSkip);
+        requirePositive("--side-input-rows", sideInputRows);
+        if (threads != null) {
+            requirePositive("--threads", threads);
+        }
+        if ((name.equals("q4") || name.equals("q5")) && windowMs % slideMs != 0) {
+            throw new ParameterException(spec.commandLine(),
+                    "--window-ms must be a multiple of --slide-ms, got " + windowMs + " and " + slideMs);
+        }
+        return QueryParameters.defaults().withWindow(windowMs, slideMs).withAuctionSkip(auctionSkip).withSideInputRows(sideInputRows);
+    }
+
+    private void requirePositive(String option, long value) {
+        if (value < 1) {
+            throw new ParameterException(spec.commandLine(), option + " must be at least 1, got " + value);
+        }
+    }
+
+    private EventJsonReader openReader(PrintWriter err) throws IOException {
+        BufferedReader in;
+        if (input.equals("-")) {
+            in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
+        } else {
+            try {
+                in = Files.newBufferedReader(Path.of(input), StandardCharsets.UTF_8);
+            } catch (NoSuchFileException e) {
+                throw new ParameterException(spec.commandLine(), "--input: no such file: " + input);
+            }
+        }
+        if (!skipBad) {
+            return EventJsonReader.strict(in);
+        }
+        long[] shown = {0};
+        return EventJsonReader.skippingBad(in, bad -> {
+            if (shown[0]++ < BAD_LINES_SHOWN) {
+                err.println(input + ": skipped " + bad.getMessage());
+            }
+        });
+    }
+
+    /** The query's results: per-event ones in input order, the others in window order. */
+    private List<?> run(QueryParameters parameters, List<Event> events) {
+        ExecutionConfig config = ExecutionConfig.defaults();
+        try (Engine engine = Engine.start(threads == null ? config : config.withCooperativeThreads(threads))) {
+            Pipeline p = Pipeline.create();
+            NexmarkQuery<?> q = Queries.create(query, p, parameters);
+            if (q instanceof PerEventQuery<?> perEvent) {
+                List<Numbered<Event>> numbered = new ArrayList<>(events.size());
+                for (int i = 0; i < events.size(); i++) {
+                    numbered.add(new Numbered<>(i, events.get(i)));
+                }
+                List<Numbered<?>> results = new ArrayList<>();
+                attachNumbered(perEvent, p.readFrom(Sources.boundedStream(numbered)).withoutTimestamps()).writeTo(Sinks.list(results));
+                engine.newJob(p).join();
+                results.sort(Comparator.comparingLong(Numbered::index));
+                return results.stream().map(Numbered::item).toList();
+            }
+            List<Object> results = new ArrayList<>();
+            q.attach(p.readFrom(Sources.boundedStream(events)).withTimestamps(Event::dateTime, 0)).writeTo(Sinks.list(results));
+            engine.newJob(p).join();
+            results.sort(results.stream().anyMatch(r -> r instanceof SellerAverage) ? CLOSE_ORDER : WINDOW_ORDER);
+            return results;
+        }
+    }
+
+    /** An item and its position in the input, so results can be put back in input order. */
+    private record Numbered<T>(long index, T item) {
+    }
+
+    private static <R> StreamStage<Numbered<?>> attachNumbered(PerEventQuery<R> query, StreamStage<Numbered<Event>> numbered) {
+        return query.attach(numbered, Numbered::item, (n, result) -> new Numbered<>(n.index(), result));
+    }
+
+    private static void write(List<?> results, Writer writer) throws IOException {
+        if (!results.isEmpty() && results.get(0) instanceof Event) {
+            // Q0's results are events: written in the event form, which the input reader reads back.
+            EventJsonWriter events = new EventJsonWriter(writer);
+            results.forEach(r -> events.write((Event) r));
+            events.flush();
+            return;
+        }
+        ObjectWriter json = new ObjectMapper().writer();
+        for (Object r : results) {
+            writer.write(json.writeValueAsString(r));
+            writer.write('\n');
+        }
+    }
+
+    private Writer openOutput() throws IOException {
+        int buffer = 1 << 20;
+        if (out.equals("-")) {
+            return new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), buffer);
+        }
+        return new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(Path.of(out)), StandardCharsets.UTF_8), buffer);
+    }
+}

@@ -1,0 +1,72 @@
+package io.fournines.nexmark.queries;
+
+import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.core.Traversers;
+import io.fournines.engine.pipeline.StreamStage;
+import io.fournines.engine.window.KeyedWindowResult;
+import io.fournines.engine.window.WindowDefinition;
+import io.fournines.nexmark.model.Auction;
+import io.fournines.nexmark.model.Bid;
+import io.fournines.nexmark.model.Event;
+import io.fournines.nexmark.query.SellerAverage;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Q6: each time one of a seller's auctions closes with a winner, the floor of the mean winning price
+ * of that seller's last 10 closed auctions. The average depends on close order (expiry, then
+ * auction id), which the engine does not keep across keys, so the winners of one frame are gathered
+ * per seller and sorted before they enter the seller's history. A seller's frames reach it in order
+ * because one instance owns the seller in both stages.
+ */
+public final class Q6AverageSellingPriceBySeller implements NexmarkQuery<SellerAverage> {
+
+    static final int LAST = 10;
+    private static final Comparator<KeyedWindowResult<Auction, Bid>> CLOSE_ORDER =
+            Comparator.comparingLong((KeyedWindowResult<Auction, Bid> won) -> won.key().expires())
+                      .thenComparingLong(won -> won.key().id());
+
+    private final WindowDefinition frame;
+
+    /** @param frameMs how long winners are gathered before they are averaged: latency against batching */
+    public Q6AverageSellingPriceBySeller(long frameMs) {
+        this.frame = WindowDefinition.tumbling(frameMs);
+    }
+
+    @Override
+    public StreamStage<SellerAverage> attach(StreamStage<Event> events) {
+        return WinningBids.of(events, frame.size())
+                .groupingKey(won -> won.key().seller())
+                .window(frame)
+                .aggregate(AggregateOperations.<KeyedWindowResult<Auction, Bid>>toList())
+                .groupingKey(KeyedWindowResult::key)
+                .mapStateful(SellerHistory::new, (SellerHistory history, Long seller, KeyedWindowResult<Long, List<KeyedWindowResult<Auction, Bid>>> frame) ->
+                        history.close(seller, frame.result()))
+                .flatMap((List<SellerAverage> averages) -> Traversers.traverseIterable(averages));
+    }
+
+    /** A seller's last {@value #LAST} winning prices. */
+    private static final class SellerHistory {
+        private final Deque<Long> prices = new ArrayDeque<>(LAST);
+        private long sum;
+
+        List<SellerAverage> close(long seller, List<KeyedWindowResult<Auction, Bid>> closed) {
+            List<KeyedWindowResult<Auction, Bid>> inOrder = new ArrayList<>(closed);
+            inOrder.sort(CLOSE_ORDER);
+            List<SellerAverage> out = new ArrayList<>(inOrder.size());
+            for (KeyedWindowResult<Auction, Bid> won : inOrder) {
+                if (prices.size() == LAST) {
+                    sum -= prices.removeFirst();
+                }
+                prices.addLast(won.result().price());
+                sum += won.result().price();
+                out.add(new SellerAverage(seller, sum / prices.size(), won.key().expires()));
+            }
+            return out;
+        }
+    }
+}

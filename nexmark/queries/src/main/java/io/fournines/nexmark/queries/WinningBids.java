@@ -1,0 +1,79 @@
+package io.fournines.nexmark.queries;
+
+import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.core.Traversers;
+import io.fournines.engine.pipeline.StreamStage;
+import io.fournines.engine.window.KeyedWindowResult;
+import io.fournines.engine.window.WindowDefinition;
+import io.fournines.nexmark.model.Auction;
+import io.fournines.nexmark.model.Bid;
+import io.fournines.nexmark.model.Event;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The winning bid of every auction that has one (Q4, Q6): the highest bid placed in {@code
+ * [dateTime, expires)} at or above the reserve, the earliest among equal prices.
+ *
+ * <p>Two steps. A join keyed by auction id pairs each auction with each bid that qualifies for it,
+ * as soon as the second of the two arrives (bids may come before their auction). Each pair is timed
+ * at the auction's expiry, which is later than both halves, so it is never late. Then a tumbling
+ * window of {@code frameMs}, keyed by auction, keeps the best pair: it fires once the watermark
+ * passes the frame holding the expiry, when every bid that could win has been seen. The result is
+ * timed at the frame's end - 1, so a following window with slide {@code frameMs} puts it in the
+ * same windows as the expiry itself.
+ *
+ * <p>The join keeps every auction and bid for the life of the job: fine for bounded inputs, not for
+ * an endless benchmark run.
+ */
+final class WinningBids {
+
+    private static final Comparator<AuctionBid> PRICE_THEN_EARLIEST =
+            Comparator.comparingLong((AuctionBid ab) -> ab.bid().price())
+                      .thenComparing(ab -> ab.bid().dateTime(), Comparator.reverseOrder());
+
+    private WinningBids() {
+    }
+
+    /** An auction and a bid that qualifies to win it. */
+    record AuctionBid(Auction auction, Bid bid) {
+    }
+
+    /** Per auction with a winner: key the auction, result its winning bid. */
+    static StreamStage<KeyedWindowResult<Auction, Bid>> of(StreamStage<Event> events, long frameMs) {
+        return events.filter(e -> e instanceof Auction || e instanceof Bid)
+                     .groupingKey(EventStages::auctionOf)
+                     .mapStateful(AuctionBook::new, (AuctionBook book, Long id, Event e) -> book.addAndPair(e))
+                     .flatMap((List<AuctionBid> pairs) -> Traversers.traverseIterable(pairs))
+                     .withTimestamps(ab -> ab.auction().expires())
+                     .groupingKey(AuctionBid::auction)
+                     .window(WindowDefinition.tumbling(frameMs))
+                     .aggregate(AggregateOperations.maxBy(PRICE_THEN_EARLIEST).andThen(AuctionBid::bid));
+    }
+
+    /** The auctions and bids of one auction id (several auctions share an id when ids are recycled). */
+    private static final class AuctionBook {
+        private final List<Auction> auctions = new ArrayList<>();
+        private final List<Bid> bids = new ArrayList<>();
+
+        /** Adds the event; returns the qualifying pairs it completes, or null for none. */
+        List<AuctionBid> addAndPair(Event event) {
+            List<AuctionBid> pairs = new ArrayList<>();
+            if (event instanceof Auction a) {
+                auctions.add(a);
+                bids.stream().filter(b -> qualifies(a, b)).forEach(b -> pairs.add(new AuctionBid(a, b)));
+            } else {
+                Bid b = (Bid) event;
+                bids.add(b);
+                auctions.stream().filter(a -> qualifies(a, b)).forEach(a -> pairs.add(new AuctionBid(a, b)));
+            }
+            return pairs.isEmpty() ? null : pairs;
+        }
+
+        private static boolean qualifies(Auction a, Bid b) {
+            return b.dateTime() >= a.dateTime() && b.dateTime() < a.expires() && b.price() >= a.reserve();
+        }
+    }
+}
