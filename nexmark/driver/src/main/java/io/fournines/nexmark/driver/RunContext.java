@@ -8,6 +8,7 @@ import io.fournines.nexmark.query.WindowedResult;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -39,6 +40,8 @@ public final class RunContext {
     private final LongAdder late = new LongAdder();
     private final AtomicLongArray lagNanos = new AtomicLongArray(MAX_SOURCE_INSTANCES);
     private final AtomicReference<SinkWatermarks> sinkWatermarks = new AtomicReference<>();
+    private final AtomicLong completeUpTo = new AtomicLong(SinkWatermarks.NONE);
+    private final LongAdder resultsAfterCompletion = new LongAdder();
     private final PrintStream out;
     /** Set by an engine whose sources count for themselves; null: the {@link PacedSlice}s' counts. */
     private volatile LongSupplier ownGenerated;
@@ -192,8 +195,16 @@ public final class RunContext {
             windows.resultEmitted(result.end());
         }
         if (results != null) {
+            if (result.end() <= completeUpTo.get()) {
+                resultsAfterCompletion.increment();
+            }
             results.accept(result);
         }
+    }
+
+    /** In a collecting run: window results that came after their window was complete (a measured run's recorder counts them); should be 0. */
+    public long windowResultsAfterCompletion() {
+        return resultsAfterCompletion.sum();
     }
 
     /**
@@ -224,8 +235,17 @@ public final class RunContext {
     }
 
     private void windowsCompleteUpTo(long windowEnd) {
-        if (windows != null && windowEnd != SinkWatermarks.NONE && windowEnd != SinkWatermarks.ALL_ENDED) {
+        if (windowEnd == SinkWatermarks.NONE || windowEnd == SinkWatermarks.ALL_ENDED) {
+            return;
+        }
+        completeUpTo.accumulateAndGet(windowEnd, Math::max);
+        if (windows != null) {
             windows.windowsCompleteUpTo(windowEnd);
         }
+    }
+
+    /** Every window ending at or before this is complete at the sinks; {@link SinkWatermarks#NONE} before any. */
+    public long windowsCompleteUpTo() {
+        return completeUpTo.get();
     }
 }

@@ -4,6 +4,7 @@ import io.fournines.nexmark.generator.EventSchedule;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.query.QueryParameters;
+import io.fournines.nexmark.query.QueryRegistry;
 import io.fournines.nexmark.query.RecordOrder;
 import io.fournines.nexmark.query.reference.References;
 
@@ -13,6 +14,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,6 +71,42 @@ public final class ReferenceResults {
             events.add(generator.event(i, Math.floorDiv(startEpochNanos + schedule.offsetNanos(i), 1_000_000L)));
         }
         return new ArrayList<>(References.run(query, events, parameters(query)));
+    }
+
+    /** Runs a query on an engine over the bounded input, its sinks reporting to {@code run}; returns when the job is done. */
+    @FunctionalInterface
+    public interface BoundedJob {
+        void run(String query, RunContext run) throws Exception;
+    }
+
+    /** The queries the registry says {@code engine} runs that have a reference computation, for a parameterised test. */
+    public static Stream<String> queriesOf(String engine) {
+        return QueryRegistry.get().engine(engine).queries().stream().filter(References::covers);
+    }
+
+    /**
+     * The engine gives the reference computation's results for the bounded input and, through the
+     * driver's one completion rule, declares the same windows complete as every other engine: those
+     * ending at or before the last event's slide boundary, with no result coming after its window
+     * was declared complete.
+     */
+    public static void assertMatchesReference(String query, BoundedJob job) throws Exception {
+        long start = startEpochNanos();
+        List<Object> results = new ArrayList<>();
+        RunContext run = collectingRun(results, start);
+        try {
+            job.run(query, run);
+        } finally {
+            run.unregister();
+        }
+        assertSameResults(query, results, reference(query, start));
+        if (QueryRegistry.get().query(query).windowed()) {
+            long slide = parameters(query).slideMs();
+            long lastEventMillis = Math.floorDiv(start + new EventSchedule(RATE).offsetNanos(EVENTS - 1), 1_000_000L);
+            assertThat(Math.floorDiv(run.windowsCompleteUpTo(), slide) * slide).as("%s: the last window declared complete", query)
+                    .isEqualTo(Math.floorDiv(lastEventMillis, slide) * slide);
+            assertThat(run.windowResultsAfterCompletion()).as("%s: results after their window was declared complete", query).isZero();
+        }
     }
 
     /** The same results, in any order; and some results at all, so the comparison can fail. */

@@ -1,7 +1,6 @@
 package io.fournines.nexmark.flink;
 
 import io.fournines.nexmark.driver.ReferenceResults;
-import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.driver.RunRef;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -9,11 +8,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Each query on Flink, fed by the paced source over a bounded input, gives the reference engine's
@@ -35,19 +33,17 @@ class FlinkQueriesMatchReferenceTest {
         cluster.close();
     }
 
+    static Stream<String> queries() {
+        return ReferenceResults.queriesOf("flink");
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"q1", "q2", "q5", "q7", "q8"})
-    void matchesTheReferenceEngine(String query) throws Exception {
-        long start = ReferenceResults.startEpochNanos();
-        List<Object> results = new ArrayList<>();
-        RunContext run = ReferenceResults.collectingRun(results, start);
-        try {
+    @MethodSource("queries")
+    void matchesTheReference(String query) throws Exception {
+        ReferenceResults.assertMatchesReference(query, (q, run) -> {
             StreamExecutionEnvironment env = FlinkEngine.environment(2);
-            FlinkQueries.build(env, query, ReferenceResults.parameters(query), ReferenceResults.spec(), new RunRef(run));
+            FlinkQueries.build(env, q, ReferenceResults.parameters(q), ReferenceResults.spec(), new RunRef(run));
             FlinkEngine.submit(cluster, env).result().get();
-        } finally {
-            run.unregister();
-        }
-        ReferenceResults.assertSameResults(query, results, ReferenceResults.reference(query, start));
+        });
     }
 }

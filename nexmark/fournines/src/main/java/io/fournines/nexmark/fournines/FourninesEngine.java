@@ -179,7 +179,8 @@ final class FourninesEngine implements EngineAdapter {
                 kafka.attach(pipeline, run, this::countProcessed);
                 return pipeline;
             }
-            return FourninesPipelines.generatorFed(scenario, run, monitor, this::start, this::countProcessed, forwarder);
+            return FourninesPipelines.generatorFed(scenario.query(), scenario.parameters(), scenario.generator(), scenario.threads(), run, monitor,
+                    this::start, this::countProcessed, forwarder);
         }
 
         /** A filter that keeps everything: it fuses into the query's first stage and counts what reaches it. */

@@ -6,6 +6,7 @@ import io.fournines.engine.pipeline.Sources;
 import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
+import io.fournines.nexmark.driver.GeneratorSpec;
 import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.driver.Scenario;
 import io.fournines.nexmark.driver.SinkWatermarks;
@@ -16,6 +17,7 @@ import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.queries.NexmarkQuery;
 import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
+import io.fournines.nexmark.query.QueryParameters;
 
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -32,32 +34,34 @@ final class FourninesPipelines {
     }
 
     /**
+     * @param load      the events: rate, keys and how many ({@link Scenario#generator()} for a run)
      * @param processed counts every event reaching the query's first stage (a filter that keeps all, fused into it)
      * @param start     the generator's time origin: a cluster's members share one, so they follow one schedule
      * @param forwarder active-active: where the results also go; null otherwise
      */
-    static Pipeline generatorFed(Scenario scenario, RunContext run, ScheduleMonitor monitor, Supplier<GeneratorSourceP.SharedStart> start,
-                                 Predicate<Object> processed, ResultForwarder forwarder) {
+    static Pipeline generatorFed(String queryName, QueryParameters parameters, GeneratorSpec load, int threads, RunContext run,
+                                 ScheduleMonitor monitor, Supplier<GeneratorSourceP.SharedStart> start, Predicate<Object> processed,
+                                 ResultForwarder forwarder) {
         Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
-        NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
-        GeneratorConfig config = scenario.generator().config();
+        NexmarkQuery<?> query = Queries.create(queryName, pipeline, parameters);
+        GeneratorConfig config = load.config();
         StreamStage<?> results;
         if (query instanceof PerEventQuery<?> perEvent) {
-            StreamStage<Timed<Event>> events = pipeline.readFrom(Sources.generator(scenario.rate(), Long.MAX_VALUE, () -> {
+            StreamStage<Timed<Event>> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
                 NexmarkGenerator generator = new NexmarkGenerator(config);
                 return (sequence, scheduledNanos) -> new Timed<Event>(generator.event(sequence, millis(scheduledNanos)), scheduledNanos);
             }, monitor, start)).withoutTimestamps();
             results = perEventResults(perEvent, events.filter(processed::test), run);
         } else {
-            StreamStage<Event> events = pipeline.readFrom(Sources.generator(scenario.rate(), Long.MAX_VALUE, () -> {
+            StreamStage<Event> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
                 NexmarkGenerator generator = new NexmarkGenerator(config);
                 return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
             }, monitor, start)).withTimestamps(Event::dateTime, 0);
             results = query.attach(events.filter(processed::test));
-            results.writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+            results.writeTo(WindowLatencySinkP.sink(run, threads));
         }
         if (forwarder != null) {
-            SinkWatermarks watermarks = new SinkWatermarks(scenario.threads());
+            SinkWatermarks watermarks = new SinkWatermarks(threads);
             results.writeTo(Sinks.fromProcessor("forward-results", () -> new ForwardResultSinkP(forwarder, watermarks)));
         }
         return pipeline;

@@ -12,6 +12,11 @@ public final class References {
     private References() {
     }
 
+    /** True when {@link #run} has a reference computation for query {@code name}. */
+    public static boolean covers(String name) {
+        return List.of("q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8").contains(name.toLowerCase(Locale.ROOT));
+    }
+
     /** What query {@code name} answers for {@code events} with {@code parameters}; Q13 (side input) is not here. */
     public static List<?> run(String name, List<Event> events, QueryParameters parameters) {
         return switch (name.toLowerCase(Locale.ROOT)) {

@@ -1,0 +1,57 @@
+package io.fournines.nexmark.driver;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** One reader for every engine: what an engine cannot run, by the registry, is refused naming the field. */
+class ScenarioTest {
+
+    private static final String Q5 = "{'name':'q5','window_ms':1000,'slide_ms':100}";
+    private static final String LOAD = "{'rate':1000,'keys':10}";
+
+    /** A scenario for {@code engine}; {@code extra} is more top-level fields, or empty. */
+    private static Scenario parse(String engine, String query, String load, int members, String extra) throws Exception {
+        String json = "{'engine':'" + engine + "','query':" + query + ",'load':" + load + ",'cluster':{'threads':2,'members':" + members
+                + "},'warmup_s':1,'duration_s':2" + (extra.isEmpty() ? "" : "," + extra) + "}";
+        return Scenario.parse(new ObjectMapper().readTree(json.replace('\'', '"')), engine);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "jet       | " + Q5 + "                                  | {'rate':1000,'keys':10,'source':'kafka'} | 1 |                           | load.source: jet reads \"in-process\"; is \"kafka\"",
+        "flink     | " + Q5 + "                                  | " + LOAD + "                   | 1 | 'guarantee':'exactly-once' | guarantee: flink supports \"none\"; is \"exactly-once\"",
+        "jet       | " + Q5 + "                                  | " + LOAD + "                   | 3 |                           | cluster.members: a jet member runs alone (1); is 3",
+        "fournines | {'name':'q3'}                               | " + LOAD + "                   | 1 |                           | query.name: fournines runs q0, q1, q2, q5, q7, q8, q13, trades; is \"q3\"",
+        "fournines | {'name':'trades'}                           | " + LOAD + "                   | 1 |                           | load.source: query trades reads \"kafka\"; is \"in-process\"",
+        "fournines | {'name':'q5','window_ms':1000,'slide_ms':300} | " + LOAD + "                 | 1 |                           | query.window_ms: must be a multiple of query.slide_ms (300); is 1000",
+        "fournines | " + Q5 + "                                  | {'keys':10}                    | 1 |                           | load.rate: missing",
+    })
+    void whatTheEngineCannotRunIsNamed(String engine, String query, String load, int members, String extra, String message) {
+        assertThatThrownBy(() -> parse(engine, query, load, members, extra == null ? "" : extra))
+                .isInstanceOf(ScenarioException.class).hasMessage(message);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fournines", "jet", "flink"})
+    void theSameScenarioReadsTheSameForEveryEngine(String engine) throws Exception {
+        Scenario s = parse(engine, Q5, LOAD, 1, "");
+        assertThat(s.query()).isEqualTo("q5");
+        assertThat(s.parameters().windowMs()).isEqualTo(1000);
+        assertThat(s.parameters().slideMs()).isEqualTo(100);
+        assertThat(s.rate()).isEqualTo(1000);
+        assertThat(s.windowed()).isTrue();
+        assertThat(s.guarantee()).isEqualTo(Scenario.Guarantee.NONE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"jet", "flink"})
+    void aScenarioForAnotherEngineIsRefused(String engine) {
+        assertThatThrownBy(() -> Scenario.parse(new ObjectMapper().readTree("{\"engine\":\"fournines\"}"), engine))
+                .hasMessage("engine: this is the " + engine + " member; is \"fournines\"");
+    }
+}
