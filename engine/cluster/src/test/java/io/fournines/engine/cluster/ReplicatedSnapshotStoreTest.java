@@ -4,11 +4,6 @@ import io.fournines.engine.snapshot.SnapshotStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,49 +15,15 @@ import static org.awaitility.Awaitility.await;
 class ReplicatedSnapshotStoreTest {
 
     private static final long JOB = 7;
-    private final List<Cluster> clusters = new ArrayList<>();
+    private final LoopbackClusters clusters = new LoopbackClusters();
 
     @AfterEach
     void closeAll() {
-        clusters.forEach(Cluster::close);
+        clusters.close();
     }
 
     private List<Cluster> join(int n) throws Exception {
-        List<InetSocketAddress> members = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                members.add(new InetSocketAddress("127.0.0.1", s.getLocalPort()));
-            }
-        }
-        ClusterSecret secret = ClusterSecret.of("replicated-store-test-secret", "test");
-        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        List<Thread> joining = new ArrayList<>();
-        Cluster[] joined = new Cluster[n];
-        for (int m = 0; m < n; m++) {
-            int index = m;
-            Thread t = new Thread(() -> {
-                try {
-                    joined[index] = Cluster.join(new ClusterConfig(members, index, secret, 50, 1_000, 10_000), new Cluster.Listener() {
-                        @Override
-                        public void onControl(int fromMember, ControlKind kind, long jobId, String text) {
-                        }
-
-                        @Override
-                        public void onMemberLost(int member, String cause) {
-                        }
-                    }, quiet);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            t.start();
-            joining.add(t);
-        }
-        for (Thread t : joining) {
-            t.join();
-        }
-        clusters.addAll(List.of(joined));
-        return List.of(joined);
+        return clusters.join(n, i -> LoopbackClusters.DEAF);
     }
 
     private static byte[] chunk(int seed, int size) {
