@@ -125,10 +125,6 @@ public abstract class AbstractProcessor implements Processor {
         throw new UnsupportedOperationException(getClass().getName() + " saved state but does not override restoreFromSnapshot()");
     }
 
-    protected final Outbox getOutbox() {
-        return outbox;
-    }
-
     protected final Context getContext() {
         return context;
     }

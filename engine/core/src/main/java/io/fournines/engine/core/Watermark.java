@@ -7,8 +7,4 @@ package io.fournines.engine.core;
 public record Watermark(long timestamp) implements ControlItem {
 
     public static final Watermark IDLE = new Watermark(Long.MAX_VALUE);
-
-    public boolean isIdle() {
-        return timestamp == Long.MAX_VALUE;
-    }
 }

@@ -51,12 +51,4 @@ public record ExecutionConfig(int cooperativeThreads, long idleMinParkNanos, lon
     public ExecutionConfig withIdlePark(long minNanos, long maxNanos) {
         return new ExecutionConfig(cooperativeThreads, minNanos, maxNanos, outboxBatchLimit, partitionCount);
     }
-
-    public ExecutionConfig withOutboxBatchLimit(int limit) {
-        return new ExecutionConfig(cooperativeThreads, idleMinParkNanos, idleMaxParkNanos, limit, partitionCount);
-    }
-
-    public ExecutionConfig withPartitionCount(int count) {
-        return new ExecutionConfig(cooperativeThreads, idleMinParkNanos, idleMaxParkNanos, outboxBatchLimit, count);
-    }
 }

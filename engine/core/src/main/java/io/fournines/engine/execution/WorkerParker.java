@@ -28,10 +28,6 @@ public final class WorkerParker {
         armed = false;
     }
 
-    boolean isArmed() {
-        return armed;
-    }
-
     void park(long nanos) {
         LockSupport.parkNanos(this, nanos);
     }

@@ -55,10 +55,6 @@ public final class SnapshotWriter {
         this.entries = 0;
     }
 
-    public boolean isWriting() {
-        return sink != null;
-    }
-
     public void write(Object key, Object value) {
         if (sink == null) {
             throw new IllegalStateException("vertex '" + vertex + "' offered to the snapshot outside saveToSnapshot()/snapshotCommitPrepare()");

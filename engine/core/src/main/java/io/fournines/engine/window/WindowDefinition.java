@@ -30,8 +30,4 @@ public record WindowDefinition(long size, long slide) {
     public long frameEnd(long timestamp) {
         return Math.floorDiv(timestamp, slide) * slide + slide;
     }
-
-    public int framesPerWindow() {
-        return Math.toIntExact(size / slide);
-    }
 }

@@ -39,10 +39,6 @@ public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleT
         return new KafkaSourceOptions(offsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener);
     }
 
-    public KafkaSourceOptions withIdleTimeout(Duration timeout) {
-        return new KafkaSourceOptions(startOffsets, timeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener);
-    }
-
     public KafkaSourceOptions withOffsetsListener(BiConsumer<Integer, Map<Integer, Long>> listener) {
         return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, listener);
     }

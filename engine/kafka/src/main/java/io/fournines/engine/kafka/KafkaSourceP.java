@@ -23,7 +23,7 @@ import java.util.Map;
  * A cooperative Kafka source instance: reads its share of the topic's partitions
  * ({@link PartitionAssignment}) with {@code consumer.poll(Duration.ZERO)} on the worker thread,
  * which only sends fetches and takes what has already arrived, so it never waits for the network
- * (measured: see engine/kafka/README.md, and the {@code pollsOver1ms} metric of every run). Emits
+ * (measured: see engine/MEASURED.md, and the {@code pollsOver1ms} metric of every run). Emits
  * per-partition watermarks ({@link PartitionWatermarks}), keeps the next offset of every partition
  * ({@link #consumedOffsets()}, for snapshots) and can start from given offsets. A record the decoder
  * rejects is counted ({@code malformedRecords}) and handed to the {@link DeadLetters}.
@@ -227,15 +227,6 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
             }
         }
         return offsets;
-    }
-
-    /** The partitions this instance reads. */
-    public List<Integer> assignedPartitions() {
-        List<Integer> list = new ArrayList<>();
-        for (TopicPartition tp : partitions == null ? new TopicPartition[0] : partitions) {
-            list.add(tp.partition());
-        }
-        return list;
     }
 
     @Override
