@@ -5,6 +5,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.List;
@@ -22,11 +23,8 @@ final class CreateTopicCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     boolean help;
 
-    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "bootstrap.servers")
-    String bootstrap;
-
-    @Option(names = "--topic", required = true, description = "topic name")
-    String topic;
+    @Mixin
+    TopicOptions kafka;
 
     @Option(names = "--partitions", required = true, description = "partitions, at least 1")
     int partitions;
@@ -43,14 +41,14 @@ final class CreateTopicCommand implements Callable<Integer> {
             System.err.println("loadgen: --partitions must be at least 1; is " + partitions);
             return 2;
         }
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, replicationFactor).configs(configs))).all().get(60, TimeUnit.SECONDS);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(kafka.topic, partitions, replicationFactor).configs(configs))).all().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             String why = e.getCause() instanceof TopicExistsException ? "it exists already" : e.getCause().toString();
-            System.err.println("loadgen: cannot create topic " + topic + " on " + bootstrap + ": " + why);
+            System.err.println("loadgen: cannot create topic " + kafka.topic + " on " + kafka.bootstrap + ": " + why);
             return 1;
         }
-        System.out.println("{\"type\":\"topic\",\"topic\":\"" + topic + "\",\"partitions\":" + partitions + "}");
+        System.out.println("{\"type\":\"topic\",\"topic\":\"" + kafka.topic + "\",\"partitions\":" + partitions + "}");
         return 0;
     }
 }

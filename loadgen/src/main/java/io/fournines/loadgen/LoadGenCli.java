@@ -1,8 +1,8 @@
 package io.fournines.loadgen;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** Entry point of {@code fournines-loadgen.jar}: {@code create-topic} and {@code run}. */
 @Command(name = "fournines-loadgen",

@@ -3,6 +3,7 @@ package io.fournines.loadgen;
 import io.fournines.loadgen.nexmark.NexmarkStream;
 import io.fournines.loadgen.trades.TradeStream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -30,11 +31,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     boolean help;
 
-    @Option(names = "--bootstrap", required = true, paramLabel = "HOST:PORT", description = "bootstrap.servers")
-    String bootstrap;
-
-    @Option(names = "--topic", required = true, description = "an existing topic (create-topic)")
-    String topic;
+    @Mixin
+    TopicOptions kafka;
 
     @Option(names = "--stream", required = true, description = "nexmark or trades")
     String stream;
@@ -90,7 +88,7 @@ final class RunCommand implements Callable<Integer> {
             case "trades" -> thread -> new TradeStream(tickers);
             default -> throw new ParameterException(spec.commandLine(), "--stream must be nexmark or trades; is " + stream);
         };
-        LoadRun run = new LoadRun(new LoadRun.Settings(bootstrap, topic, stream, rate, producers, events, durationSeconds, acks, lingerMs,
+        LoadRun run = new LoadRun(new LoadRun.Settings(kafka.bootstrap, kafka.topic, stream, rate, producers, events, durationSeconds, acks, lingerMs,
                 batchSize, producerConfig), streams);
         Thread hook = new Thread(() -> {
             run.requestStop();
