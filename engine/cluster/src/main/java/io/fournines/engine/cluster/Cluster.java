@@ -27,8 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.IntStream;
@@ -36,21 +34,18 @@ import java.util.stream.IntStream;
 /**
  * This member's connections to the others: one TCP connection per member pair (the younger member
  * dials the older), authenticated by HMAC challenge-response over the shared secret, carrying
- * heartbeats, the distributed edges' packets and credit, and job control messages. A member that
- * closes its connection or stays silent for the failure timeout is lost: the listener hears of it
- * once. The member list is static, but a lost member's index may join again (its process started
- * anew): the younger members dial it again until it answers, the older ones take its call, and
- * the listener hears that it joined. Age, which makes the oldest live member the coordinator, is
- * the time in the cluster: the members there from the start come first, by index, then those that
- * joined again, by when; so a returning member 0 does not take the coordinator's role back from a
- * member that holds the jobs' state. A returning process learns it is one from the first member
- * that had lost it ({@link Frames#REJOINED}).
+ * heartbeats, the distributed edges' packets and credit, and job control messages, which it routes
+ * to the executions, snapshot stores and listener they are for. A member that closes its connection
+ * or stays silent for the failure timeout ({@link FailureDetector}) is lost: the listener hears of
+ * it once. The member list is static, but a lost member's index may join again (its process started
+ * anew): the younger members dial it again until it answers, the older ones take its call, and the
+ * listener hears that it joined; it is then younger than those that stayed ({@link Membership}),
+ * which it learns from the first member that had lost it ({@link Frames#REJOINED}).
  *
- * <p>A member that was itself not running for about the failure timeout (SIGSTOP, a long GC pause,
- * a frozen VM) has been dropped by the others, or may be any moment: when it runs again it must not
- * take their silence for their loss, or it would carry on with the job alone beside them. It
- * notices the gap in its own heartbeat ticks before it acts on any loss, closes its connections,
- * tells the listener it was dropped, and joins again as a restarted process would.
+ * <p>A member that was itself paused past the failure timeout must not take the others' silence
+ * for their loss, or it would carry on with the job alone beside them. It notices the gap in its
+ * own heartbeat ticks before it acts on any loss, closes its connections, tells the listener it was
+ * dropped, and joins again as a restarted process would.
  */
 public final class Cluster implements AutoCloseable {
 
@@ -82,12 +77,8 @@ public final class Cluster implements AutoCloseable {
     private final PrintStream log;
     private final EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fournines-net", true));
     private final AtomicReferenceArray<Channel> channels;
-    private final AtomicLongArray lastHeardNanos;
-    private final AtomicReferenceArray<String> lost;
-    /** By member, this one included: 0 for a member there since the cluster formed, else when (epoch ms) it joined again. */
-    private final AtomicLongArray joinedAgainAtMillis;
-    /** Members counted lost only because this one was dropped after a pause: they never left, so reaching them again is no join of theirs. */
-    private final AtomicIntegerArray lostByOwnPause;
+    private final Membership membership;
+    private final FailureDetector detector;
     /** The networks of the executions running here, by execution id (a job's id and its attempt). */
     private final Map<Long, ClusterJobNetwork> executions = new ConcurrentHashMap<>();
     private final Map<Long, ReplicatedSnapshotStore> snapshotStores = new ConcurrentHashMap<>();
@@ -95,8 +86,6 @@ public final class Cluster implements AutoCloseable {
     private final AtomicReference<String> joinFailure = new AtomicReference<>();
     private Channel server;
     private volatile boolean closing;
-    /** When the heartbeat last ran (I/O thread only): a long gap means this process was paused. */
-    private long lastTickNanos;
 
     private Cluster(ClusterConfig config, Listener listener, PrintStream log) {
         this.config = config;
@@ -104,10 +93,8 @@ public final class Cluster implements AutoCloseable {
         this.log = log;
         int n = config.members().size();
         this.channels = new AtomicReferenceArray<>(n);
-        this.lastHeardNanos = new AtomicLongArray(n);
-        this.lost = new AtomicReferenceArray<>(n);
-        this.joinedAgainAtMillis = new AtomicLongArray(n);
-        this.lostByOwnPause = new AtomicIntegerArray(n);
+        this.membership = new Membership(config.self(), n);
+        this.detector = new FailureDetector(n, config.heartbeatMillis(), config.failureTimeoutMillis(), System.nanoTime());
         this.joined = new CountDownLatch(n - 1);
     }
 
@@ -139,26 +126,14 @@ public final class Cluster implements AutoCloseable {
         return config.members().size();
     }
 
-    /** The oldest live member (see the class comment for age): it plans and coordinates jobs. */
+    /** The oldest live member ({@link Membership}): it plans and coordinates jobs. */
     public int coordinator() {
-        int oldest = self();
-        for (int m = 0; m < size(); m++) {
-            if ((m == self() || lost.get(m) == null) && olderThan(m, oldest)) {
-                oldest = m;
-            }
-        }
-        return oldest;
-    }
-
-    private boolean olderThan(int a, int b) {
-        long joinedA = joinedAgainAtMillis.get(a);
-        long joinedB = joinedAgainAtMillis.get(b);
-        return joinedA != joinedB ? joinedA < joinedB : a < b;
+        return membership.coordinator();
     }
 
     /** Why {@code member} was lost, or null while it is alive. */
     public String lostCause(int member) {
-        return lost.get(member);
+        return membership.lostCause(member);
     }
 
     private void start() {
@@ -170,7 +145,7 @@ public final class Cluster implements AutoCloseable {
         for (int m = 0; m < self(); m++) {
             dial(m, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis()));
         }
-        lastTickNanos = System.nanoTime();
+        detector.ticked(System.nanoTime());
         group.scheduleAtFixedRate(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -234,40 +209,35 @@ public final class Cluster implements AutoCloseable {
         log.flush();
     }
 
-    /** What {@link #authenticated} made of a connection. */
-    enum Admission { REFUSED, JOINED, JOINED_AGAIN }
-
     /**
      * A connection proved the secret and is {@code member}'s; refused if that member already has a
      * live one. A lost member's new connection replaces its old one: it joined again (the caller
      * tells it so once the handshake is through).
      */
-    Admission authenticated(int member, Channel channel) {
+    Membership.Admission authenticated(int member, Channel channel) {
         Channel old = channels.get(member);
-        boolean rejoined = old != null && lost.get(member) != null;
+        boolean rejoined = old != null && membership.lostCause(member) != null;
         if (old != null && !rejoined || !channels.compareAndSet(member, old, channel)) {
-            return Admission.REFUSED;
+            return Membership.Admission.REFUSED;
         }
-        lastHeardNanos.set(member, System.nanoTime());
+        detector.heard(member, System.nanoTime());
         if (!rejoined) {
             joined.countDown();
-            return Admission.JOINED;
+            return Membership.Admission.JOINED;
         }
-        if (lostByOwnPause.compareAndSet(member, 1, 0)) {
-            lost.set(member, null);
+        Membership.Admission admission = membership.back(member, System.currentTimeMillis());
+        if (admission == Membership.Admission.JOINED) {
             log("connected again to member " + member);
-            return Admission.JOINED;
+        } else {
+            log("member " + member + " joined again");
+            listener.onMemberJoined(member);
         }
-        joinedAgainAtMillis.set(member, System.currentTimeMillis());
-        lost.set(member, null);
-        log("member " + member + " joined again");
-        listener.onMemberJoined(member);
-        return Admission.JOINED_AGAIN;
+        return admission;
     }
 
     /** A member that had lost this one says so: this process joined again, so it is younger than those that stayed. */
     void toldJoinedAgain(int byMember) {
-        if (joinedAgainAtMillis.compareAndSet(self(), 0, System.currentTimeMillis())) {
+        if (membership.joinedAgainItself(System.currentTimeMillis())) {
             log("member " + byMember + " had lost this member: it joined again, younger than the members that stayed"
                     + " (coordinator: member " + coordinator() + ")");
         }
@@ -281,7 +251,7 @@ public final class Cluster implements AutoCloseable {
     }
 
     void heard(int member) {
-        lastHeardNanos.set(member, System.nanoTime());
+        detector.heard(member, System.nanoTime());
     }
 
     void connectionClosed(int member, Channel channel) {
@@ -320,15 +290,14 @@ public final class Cluster implements AutoCloseable {
         if (droppedAfterPause(now)) {
             return;
         }
-        lastTickNanos = now;
-        long timeout = TimeUnit.MILLISECONDS.toNanos(config.failureTimeoutMillis());
+        detector.ticked(now);
         for (int m = 0; m < size(); m++) {
             Channel ch = channels.get(m);
-            if (ch == null || lost.get(m) != null) {
+            if (ch == null || membership.lostCause(m) != null) {
                 continue;
             }
-            long silent = now - lastHeardNanos.get(m);
-            if (silent > timeout) {
+            long silent = detector.silentPastTimeout(m, now);
+            if (silent > 0) {
                 memberLost(m, "no heartbeat from " + config.describe(m) + " for " + TimeUnit.NANOSECONDS.toMillis(silent)
                         + " ms (failure timeout " + config.failureTimeoutMillis() + " ms)");
                 ch.close();
@@ -342,7 +311,7 @@ public final class Cluster implements AutoCloseable {
         if (droppedAfterPause(System.nanoTime())) {
             return;
         }
-        if (!closing && lost.compareAndSet(member, null, cause)) {
+        if (!closing && membership.lose(member, cause)) {
             log("lost " + cause);
             snapshotStores.values().forEach(store -> store.memberLost(member));
             listener.onMemberLost(member, cause);
@@ -353,33 +322,23 @@ public final class Cluster implements AutoCloseable {
     }
 
     /**
-     * If the heartbeat has not run for so long that the others may have declared this member lost
-     * (they wait the failure timeout from the last heartbeat they heard, sent up to one interval
-     * before the pause, and check once an interval), this member was paused: it drops out, every
-     * connection closed and every other member counted lost without telling the listener of each
-     * (their silence was its own), and dials the older ones again; the younger ones dial it.
+     * If this member was paused long enough for the others to have dropped it ({@link
+     * FailureDetector}), it drops out: every connection closed and every other member counted lost
+     * without telling the listener of each (their silence was its own), and it dials the older ones
+     * again; the younger ones dial it.
      */
     private boolean droppedAfterPause(long now) {
-        long paused = now - lastTickNanos;
-        long failureTimeout = config.failureTimeoutMillis();
-        long threshold = Math.max(failureTimeout / 2, failureTimeout - 2 * config.heartbeatMillis());
-        if (closing || paused <= TimeUnit.MILLISECONDS.toNanos(threshold)) {
+        long paused = closing ? 0 : detector.pausedPastThreshold(now);
+        if (paused == 0) {
             return false;
         }
-        lastTickNanos = now;
-        joinedAgainAtMillis.set(self(), System.currentTimeMillis());
         String cause = "this member was paused for " + TimeUnit.NANOSECONDS.toMillis(paused) + " ms, about the failure timeout ("
-                + failureTimeout + " ms) or longer: the others have dropped it";
+                + config.failureTimeoutMillis() + " ms) or longer: the others have dropped it";
         log(cause + "; it leaves its jobs and joins again");
-        for (int m = 0; m < size(); m++) {
-            Channel ch = channels.get(m);
-            int member = m;
-            if (member != self() && ch != null && lost.compareAndSet(member, null, cause)) {
-                lostByOwnPause.set(member, 1);
-                ch.close();
-                if (member < self()) {
-                    group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
-                }
+        for (int member : membership.droppedAfterPause(cause, System.currentTimeMillis(), m -> channels.get(m) != null)) {
+            channels.get(member).close();
+            if (member < self()) {
+                group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
             }
         }
         listener.onDropped(cause);
@@ -388,7 +347,7 @@ public final class Cluster implements AutoCloseable {
 
     /** Dials a lost older member until it is back (a younger member dials, so it is this one's call). */
     private void redial(int member) {
-        if (closing || lost.get(member) == null) {
+        if (closing || membership.lostCause(member) == null) {
             return;
         }
         dial(member, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REDIAL_MILLIS));
@@ -438,7 +397,7 @@ public final class Cluster implements AutoCloseable {
 
     /** The connection to a live member, or null. */
     Channel channel(int member) {
-        return lost.get(member) == null ? channels.get(member) : null;
+        return membership.lostCause(member) == null ? channels.get(member) : null;
     }
 
     /** Queues a frame for a live member; false (the frame released) if it is lost. */
@@ -471,7 +430,7 @@ public final class Cluster implements AutoCloseable {
     /** Sends a control message to every live member, this one included. */
     public void broadcastControl(ControlKind kind, long jobId, String text) {
         for (int m = 0; m < size(); m++) {
-            if (m == self() || lost.get(m) == null) {
+            if (m == self() || membership.lostCause(m) == null) {
                 sendControl(m, kind, jobId, text);
             }
         }

@@ -90,8 +90,8 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
             } else if (!ClusterSecret.sameMac(secret.mac(JOIN, ownNonce, intBytes(claimed), theirNonce), proof)) {
                 refuse(ctx, "claims to be member " + claimed + " but does not know the cluster secret (HMAC mismatch): wrong secret");
             } else {
-                Cluster.Admission admission = cluster.authenticated(claimed, ctx.channel());
-                if (admission == Cluster.Admission.REFUSED) {
+                Membership.Admission admission = cluster.authenticated(claimed, ctx.channel());
+                if (admission == Membership.Admission.REFUSED) {
                     refuse(ctx, "member " + claimed + " is already connected");
                 } else {
                     member = claimed;
@@ -111,8 +111,8 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 cluster.refusedBy(dialedMember, "its answer does not prove the cluster secret (HMAC mismatch): it has a different secret");
                 ctx.close();
             } else {
-                Cluster.Admission admission = cluster.authenticated(dialedMember, ctx.channel());
-                if (admission == Cluster.Admission.REFUSED) {
+                Membership.Admission admission = cluster.authenticated(dialedMember, ctx.channel());
+                if (admission == Membership.Admission.REFUSED) {
                     ctx.close();
                 } else {
                     member = dialedMember;
@@ -128,8 +128,8 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
         }
     }
 
-    private static void tellIfJoinedAgain(ChannelHandlerContext ctx, Cluster.Admission admission) {
-        if (admission == Cluster.Admission.JOINED_AGAIN) {
+    private static void tellIfJoinedAgain(ChannelHandlerContext ctx, Membership.Admission admission) {
+        if (admission == Membership.Admission.JOINED_AGAIN) {
             ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte(Frames.REJOINED));
         }
     }

@@ -1,0 +1,38 @@
+package io.fournines.engine.cluster;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FailureDetectorTest {
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    @Test
+    void aMemberSilentForTheFailureTimeoutIsLost() {
+        FailureDetector d = new FailureDetector(2, 100, 1_000, 0);
+        d.heard(1, 0);
+        assertThat(d.silentPastTimeout(1, 1_000 * MS)).isZero();
+        assertThat(d.silentPastTimeout(1, 1_001 * MS)).isEqualTo(1_001 * MS);
+        d.heard(1, 900 * MS);
+        assertThat(d.silentPastTimeout(1, 1_001 * MS)).isZero();
+    }
+
+    @Test
+    void aPauseOfAboutTheFailureTimeoutMeansThisMemberWasDroppedAndCountsOnce() {
+        FailureDetector d = new FailureDetector(2, 100, 1_000, 0);
+        d.ticked(100 * MS);
+        assertThat(d.pausedPastThreshold(900 * MS)).as("800 ms: within timeout - 2 heartbeats").isZero();
+        assertThat(d.pausedPastThreshold(901 * MS)).isEqualTo(801 * MS);
+        assertThat(d.pausedPastThreshold(902 * MS)).as("the pause is over once noticed").isZero();
+    }
+
+    @Test
+    void withAShortTimeoutThePauseThresholdIsHalfOfIt() {
+        FailureDetector d = new FailureDetector(2, 200, 600, 0);
+        assertThat(d.pausedPastThreshold(300 * MS)).isZero();
+        assertThat(d.pausedPastThreshold(601 * MS)).isEqualTo(601 * MS);
+    }
+}
