@@ -16,10 +16,10 @@ from typing import NamedTuple
 import pytest
 import yaml
 
-from fournines.aws_target import REMOTE_HOME, REMOTE_JAR
-from fournines.jvm import jvm_flags, member_command
-from fournines.scenario import load_scenario
-from fournines.overrides import parse_overrides
+from fournines.targets.aws.target import REMOTE_HOME, REMOTE_JAR
+from fournines.members.jvm import jvm_flags, member_command
+from fournines.spec.scenario import load_scenario
+from fournines.spec.overrides import parse_overrides
 from infra_paths import ANSIBLE_DIR, ansible_env, venv_tool
 
 PLAYBOOKS = sorted(ANSIBLE_DIR.glob("*.yml"))

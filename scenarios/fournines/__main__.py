@@ -4,11 +4,11 @@ import sys
 
 import click
 
-from fournines.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
-from fournines.cli_aws import COMMANDS as AWS_COMMANDS
-from fournines.cli_gate_ref import gate_ref
-from fournines.cli_run import run
-from fournines.java_build import ensure_jar
+from fournines.cli.analysis import COMMANDS as ANALYSIS_COMMANDS
+from fournines.cli.aws import COMMANDS as AWS_COMMANDS
+from fournines.cli.gate_ref import gate_ref
+from fournines.cli.run import run
+from fournines.members.java_build import ensure_jar
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

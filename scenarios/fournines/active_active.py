@@ -25,14 +25,14 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from fournines.child_process import ChildProcess
+from fournines.members.child_process import ChildProcess
 from fournines.cluster_play import (JOIN_S, _Follow, _call, _lift_job_files, api_token, jar_command_prefix,
                                     member_commands, member_dir, write_secret)
-from fournines.cluster_results import merge_members
-from fournines.play import EXIT_FAILED, STARTUP_AND_FLUSH_S, STOP_GRACE_S, Outcome
-from fournines.progress import Done, Progress, ProtocolError, parse_line
-from fournines.progress_display import ProgressDisplay
-from fournines.signals import SignalCatcher
+from fournines.results.member_merge import merge_members
+from fournines.targets.local.play import EXIT_FAILED, STARTUP_AND_FLUSH_S, STOP_GRACE_S, Outcome
+from fournines.members.progress import Done, Progress, ProtocolError, parse_line
+from fournines.members.progress_display import ProgressDisplay
+from fournines.members.signals import SignalCatcher
 
 COPIES = 2
 START_LEAD_S = 3.0  # submit -> shared start: both coordinators hear of the job and tell their members in time
@@ -91,7 +91,7 @@ def _fault_schedule(faults: list[dict], children: list[ChildProcess], display: P
     """The scenario's faults (faults.py) aimed at the run's members, numbered over both copies; None without faults."""
     if not faults:
         return None
-    from fournines.faults import FaultSchedule  # only a run with faults needs fault injection
+    from fournines.targets.local.faults import FaultSchedule  # only a run with faults needs fault injection
     return FaultSchedule(faults, {f"member-{i + 1}": child for i, child in enumerate(children)},
                          announce=lambda text: display.output(text, "stderr"))
 

@@ -28,12 +28,12 @@ import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 
-from fournines.child_process import ChildProcess
-from fournines.faults import FaultSchedule
-from fournines.play import EXIT_FAILED, STARTUP_AND_FLUSH_S, STOP_GRACE_S, Outcome
-from fournines.progress import Done, Progress, ProtocolError, parse_line
-from fournines.progress_display import ProgressDisplay
-from fournines.signals import SignalCatcher
+from fournines.members.child_process import ChildProcess
+from fournines.targets.local.faults import FaultSchedule
+from fournines.targets.local.play import EXIT_FAILED, STARTUP_AND_FLUSH_S, STOP_GRACE_S, Outcome
+from fournines.members.progress import Done, Progress, ProtocolError, parse_line
+from fournines.members.progress_display import ProgressDisplay
+from fournines.members.signals import SignalCatcher
 
 JOIN_S = 120.0  # every member's JVM started and connected to the others
 MIN_HEAP_MB = 256

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fournines.ab_gate import Side, gate_against, interleaved
-from fournines.base_worktree import RefError, base_worktree
-from fournines.scenario import SCENARIOS_DIR
+from fournines.compare.ab_gate import Side, gate_against, interleaved
+from fournines.compare.base_worktree import RefError, base_worktree
+from fournines.spec.scenario import SCENARIOS_DIR
 
 
 @pytest.fixture

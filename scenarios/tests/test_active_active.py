@@ -126,8 +126,8 @@ def test_copies_number_members_over_both_clusters():
 
 def test_each_copy_runs_the_job_on_its_own_members_from_the_shared_start():
     from fournines.active_active import copies_of, copy_job
-    from fournines.overrides import parse_overrides
-    from fournines.scenario import load_scenario
+    from fournines.spec.overrides import parse_overrides
+    from fournines.spec.scenario import load_scenario
     scenario = load_scenario("q5-active-active")
     job = copy_job(scenario, copies_of(4)[1], "127.0.0.1:4000", 123)
     assert (job["cluster"]["members"], job["load"]["partitions"], job["faults"]) == (2, 2, [])

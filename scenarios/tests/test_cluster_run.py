@@ -3,8 +3,8 @@ The cluster itself (real member processes) is tested in engine/member's ClusterP
 import json
 
 from fournines.cluster_play import _cluster_progress, api_token, member_commands, shared_heap_flags
-from fournines.progress import Progress
-from fournines.cluster_results import merge_members
+from fournines.members.progress import Progress
+from fournines.results.member_merge import merge_members
 
 
 def test_each_member_gets_its_share_of_the_heap_but_not_less_than_the_floor():

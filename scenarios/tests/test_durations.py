@@ -1,6 +1,6 @@
 import pytest
 
-from fournines.durations import parse_duration
+from fournines.spec.durations import parse_duration
 
 
 @pytest.mark.parametrize("text, seconds", [

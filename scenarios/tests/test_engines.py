@@ -6,12 +6,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fournines import engine_comparison, runner
+from fournines.compare import engines as engine_comparison
+from fournines.targets.local import run as runner
 from fournines.__main__ import cli
 from fournines.engines import ENGINES, PEER_QUERIES
-from fournines.overrides import parse_overrides
-from fournines.scenario import available, load_scenario
-from fournines.support import unsupported
+from fournines.spec.overrides import parse_overrides
+from fournines.spec.scenario import available, load_scenario
+from fournines.spec.support import unsupported
 
 FIXTURE_RUN = Path(__file__).resolve().parents[2] / "analysis" / "tests" / "fixtures" / "stall-run"
 

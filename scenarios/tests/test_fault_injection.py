@@ -9,8 +9,8 @@ from contextlib import ExitStack
 
 import pytest
 
-from fournines.child_process import ChildProcess
-from fournines.faults import FaultSchedule, signal_group
+from fournines.members.child_process import ChildProcess
+from fournines.targets.local.faults import FaultSchedule, signal_group
 
 TREE = ["sh", "-c", "sleep 60 & echo $!; wait"]  # prints the grandchild's pid
 

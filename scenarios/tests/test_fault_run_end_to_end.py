@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from fournines.overrides import parse_overrides
-from fournines.runner import member_launcher, prepare, run
+from fournines.spec.overrides import parse_overrides
+from fournines.targets.local.run import member_launcher, prepare, run
 
 SCENARIO = """\
 name: fault-e2e

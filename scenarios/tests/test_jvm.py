@@ -1,8 +1,8 @@
 from pathlib import Path
 
-from fournines.jvm import member_command, jvm_flags
-from fournines.overrides import parse_overrides
-from fournines.scenario import load_scenario
+from fournines.members.jvm import member_command, jvm_flags
+from fournines.spec.overrides import parse_overrides
+from fournines.spec.scenario import load_scenario
 
 
 def test_flags_are_the_scenarios_then_gc_then_gc_log():

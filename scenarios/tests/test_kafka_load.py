@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from fournines.kafka_load import build_jars, kafka_load
-from fournines.overrides import parse_overrides
-from fournines.scenario import load_scenario
+from fournines.targets.local.kafka_load import build_jars, kafka_load
+from fournines.spec.overrides import parse_overrides
+from fournines.spec.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -75,9 +75,9 @@ def test_a_killed_runner_leaves_no_broker_or_load_generator(tmp_path):
     run_dir.mkdir()
     holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import time
-        from fournines.kafka_load import kafka_load
-        from fournines.overrides import parse_overrides
-        from fournines.scenario import load_scenario
+        from fournines.targets.local.kafka_load import kafka_load
+        from fournines.spec.overrides import parse_overrides
+        from fournines.spec.scenario import load_scenario
         s = load_scenario("q5-kafka", parse_overrides(["RATE=2000"]))
         with kafka_load(s, __import__("pathlib").Path({str(run_dir)!r})) as kafka:
             kafka.start_load()

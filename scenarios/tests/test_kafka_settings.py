@@ -3,7 +3,7 @@ import textwrap
 
 import pytest
 
-from fournines.scenario import ScenarioError, load_scenario
+from fournines.spec.scenario import ScenarioError, load_scenario
 
 
 def load(tmp_path, text: str) -> dict:

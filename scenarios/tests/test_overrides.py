@@ -1,8 +1,8 @@
 """KEY=VALUE overrides: each key sets its field; a bad one is refused naming key, field and value."""
 import pytest
 
-from fournines.overrides import FIELDS, OverrideError, parse_overrides
-from fournines.scenario import ScenarioError, load_scenario
+from fournines.spec.overrides import FIELDS, OverrideError, parse_overrides
+from fournines.spec.scenario import ScenarioError, load_scenario
 
 # key -> (text on the command line, the value it must set). Every key in FIELDS must be here.
 SAMPLES = {

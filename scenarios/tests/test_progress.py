@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from fournines.progress import Done, Progress, ProtocolError, parse_line
-from fournines.progress_display import describe
+from fournines.members.progress import Done, Progress, ProtocolError, parse_line
+from fournines.members.progress_display import describe
 
 GOOD = {"type": "progress", "elapsed_s": 12.0, "phase": "measure", "target_rate": 1000000,
         "achieved_rate": 998000.0, "p99_us": 850, "p9999_us": 4100, "behind_ms": 0.3}

@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from fournines.overrides import FIELDS, RUN_OPTIONS
-from fournines.queries import PARAMETERS, QuerySpec
-from fournines.scenario import FAULT, SCHEMA
-from fournines.schema import Record
+from fournines.spec.overrides import FIELDS, RUN_OPTIONS
+from fournines.spec.query_field import PARAMETERS, QuerySpec
+from fournines.spec.scenario import FAULT, SCHEMA
+from fournines.spec.schema import Record
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 

@@ -1,7 +1,7 @@
 import re
 from datetime import datetime, timedelta, timezone
 
-from fournines.results_folder import folder_name, new_results_folder
+from fournines.results.folder import folder_name, new_results_folder
 
 WHEN = datetime(2026, 11, 22, 21, 55, 0, tzinfo=timezone.utc)
 

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from fournines.run_record import MemberReportError, assemble, read_member_report, write_run_json
-from fournines.scenario import load_scenario
+from fournines.results.run_record import MemberReportError, assemble, read_member_report, write_run_json
+from fournines.spec.scenario import load_scenario
 from fournines_analysis.runinfo import read_run_info
 
 CONTEXT = {"host": "h", "cores": 2, "kernel": "6.1", "cpu_model": "AMD EPYC", "git_sha": "abc", "git_dirty": False}

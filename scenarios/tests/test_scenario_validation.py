@@ -3,7 +3,7 @@ import textwrap
 
 import pytest
 
-from fournines.scenario import SCENARIOS_DIR, ScenarioError, available, load_scenario
+from fournines.spec.scenario import SCENARIOS_DIR, ScenarioError, available, load_scenario
 
 MINIMAL = """
 name: t

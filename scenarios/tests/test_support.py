@@ -1,9 +1,9 @@
 """Fields the schema accepts but this build cannot run are refused by name, never ignored."""
 import pytest
 
-from fournines.overrides import parse_overrides
-from fournines.scenario import available, load_scenario
-from fournines.support import unsupported
+from fournines.spec.overrides import parse_overrides
+from fournines.spec.scenario import available, load_scenario
+from fournines.spec.support import unsupported
 
 
 @pytest.mark.parametrize("name", available())

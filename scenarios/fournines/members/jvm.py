@@ -7,7 +7,7 @@ recording are named relative to it: a results path with ':' or ',' in it would o
 """
 from pathlib import Path
 
-from fournines.scenario import GC_FLAGS
+from fournines.spec.scenario import GC_FLAGS
 
 GC_LOG_FLAG = "-Xlog:gc*:file=gc.log:time,uptime,level,tags"
 PROFILE_FILE = "profile.jfr"

@@ -11,11 +11,11 @@ from pathlib import Path
 import yaml
 
 from fournines import REPO_ROOT
-from fournines.durations import parse_duration
-from fournines.kafka_settings import KAFKA, check_rules as check_kafka_rules
-from fournines.overrides import Overrides
-from fournines.queries import PARAMETERS, QuerySpec
-from fournines.schema import OPTIONAL, Choice, Duration, Field, Integer, ListOf, Problems, Record, Strings, Text
+from fournines.spec.durations import parse_duration
+from fournines.spec.kafka_settings import KAFKA, check_rules as check_kafka_rules
+from fournines.spec.overrides import Overrides
+from fournines.spec.query_field import PARAMETERS, QuerySpec
+from fournines.spec.schema import OPTIONAL, Choice, Duration, Field, Integer, ListOf, Problems, Record, Strings, Text
 
 SCENARIOS_DIR = REPO_ROOT / "scenarios"
 NAME_PATTERN = r"[a-z0-9][a-z0-9-]*"

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fournines import REPO_ROOT
-from fournines.base_worktree import base_worktree, resolve_ref
-from fournines.results_folder import new_results_folder
-from fournines.overrides import parse_overrides
-from fournines.scenario import load_scenario, scenario_path
-from fournines.signals import SignalCatcher
-from fournines.support import unsupported
+from fournines.compare.base_worktree import base_worktree, resolve_ref
+from fournines.results.folder import new_results_folder
+from fournines.spec.overrides import parse_overrides
+from fournines.spec.scenario import load_scenario, scenario_path
+from fournines.members.signals import SignalCatcher
+from fournines.spec.support import unsupported
 
 
 class GateStopped(Exception):

@@ -17,18 +17,18 @@ from fournines import REPO_ROOT
 from fournines.active_active import run_active_active
 from fournines.engines import ENGINES
 from fournines.cluster_play import member_commands, member_dir, play_cluster
-from fournines.cluster_results import merge_members
-from fournines.host_context import host_context
-from fournines.java_build import ensure_jar
-from fournines.jvm import PROFILE_FILE, jvm_flags, member_command
-from fournines.kafka_load import KafkaLoad, KafkaLoadError, build_jars as build_kafka_jars, kafka_load, run_record_fields
-from fournines.overrides import Overrides
-from fournines.play import EXIT_FAILED, Outcome, play
-from fournines.progress_display import ProgressDisplay
-from fournines.results_folder import RESULTS_ROOT, new_results_folder
-from fournines.run_record import MemberReportError, assemble, read_member_report, write_run_json
-from fournines.scenario import ScenarioError, load_scenario
-from fournines.support import unsupported
+from fournines.results.member_merge import merge_members
+from fournines.results.host_context import host_context
+from fournines.members.java_build import ensure_jar
+from fournines.members.jvm import PROFILE_FILE, jvm_flags, member_command
+from fournines.targets.local.kafka_load import KafkaLoad, KafkaLoadError, build_jars as build_kafka_jars, kafka_load, run_record_fields
+from fournines.spec.overrides import Overrides
+from fournines.targets.local.play import EXIT_FAILED, Outcome, play
+from fournines.members.progress_display import ProgressDisplay
+from fournines.results.folder import RESULTS_ROOT, new_results_folder
+from fournines.results.run_record import MemberReportError, assemble, read_member_report, write_run_json
+from fournines.spec.scenario import ScenarioError, load_scenario
+from fournines.spec.support import unsupported
 
 EXIT_BAD_REQUEST = 2
 

@@ -18,14 +18,15 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-from fournines import REPO_ROOT, aws_cluster
-from fournines.aws_inventory import InventoryError, write_inventory
-from fournines.host_context import host_context
-from fournines.jvm import jvm_flags, member_command
-from fournines.play import EXIT_FAILED, Outcome, play
-from fournines.progress_display import ProgressDisplay
-from fournines.results_folder import new_results_folder
-from fournines.runner import EXIT_BAD_REQUEST, finish
+from fournines import REPO_ROOT
+from fournines.targets.aws import cluster as aws_cluster
+from fournines.targets.aws.inventory import InventoryError, write_inventory
+from fournines.results.host_context import host_context
+from fournines.members.jvm import jvm_flags, member_command
+from fournines.targets.local.play import EXIT_FAILED, Outcome, play
+from fournines.members.progress_display import ProgressDisplay
+from fournines.results.folder import new_results_folder
+from fournines.targets.local.run import EXIT_BAD_REQUEST, finish
 
 ANSIBLE_DIR = REPO_ROOT / "infra" / "ansible"
 REMOTE_HOME = PurePosixPath("/opt/fournines")  # fournines_home in infra/ansible/group_vars/all.yml

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from fournines.progress import Progress
+from fournines.members.progress import Progress
 
 LOG_EVERY_S = 10.0
 

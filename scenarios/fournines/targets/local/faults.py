@@ -28,7 +28,7 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from fournines.durations import parse_duration
+from fournines.spec.durations import parse_duration
 
 
 class Process(Protocol):

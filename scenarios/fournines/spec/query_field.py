@@ -4,7 +4,7 @@ A parameter a query does not use is an error, not ignored: `WINDOW_MS=5000` on Q
 look like a measured variant that never existed. Defaults are Beam NEXMark's (10 s windows, Q5
 sliding every 5 s; Q13's side input of 500 rows).
 """
-from fournines.schema import Field, Integer, Problems, Record, Spec, join, shown
+from fournines.spec.schema import Field, Integer, Problems, Record, Spec, join, shown
 
 _WINDOW = Field(Integer(1, 86_400_000), 10_000)
 _SLIDE = Field(Integer(1, 86_400_000), 5_000)  # must divide window_ms

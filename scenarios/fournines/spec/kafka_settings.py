@@ -1,7 +1,7 @@
 """The `load.kafka` fields: how the load generator produces into Kafka, and the topic's fsync policy
 (scenarios/README.md, "Kafka load"). Only with `load.source: kafka`; filled with these defaults then.
 """
-from fournines.schema import OPTIONAL, Choice, Field, Integer, Problems, Record
+from fournines.spec.schema import OPTIONAL, Choice, Field, Integer, Problems, Record
 
 DEFAULTS = {"producers": 1, "acks": "1", "linger_ms": 5, "batch_size": 262_144}
 

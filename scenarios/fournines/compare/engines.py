@@ -12,11 +12,11 @@ import json
 import sys
 from pathlib import Path
 
-from fournines import runner
-from fournines.overrides import Override, Overrides
-from fournines.results_folder import new_results_folder
-from fournines.scenario import ScenarioError, load_scenario
-from fournines.support import unsupported
+from fournines.targets.local import run as runner
+from fournines.spec.overrides import Override, Overrides
+from fournines.results.folder import new_results_folder
+from fournines.spec.scenario import ScenarioError, load_scenario
+from fournines.spec.support import unsupported
 
 
 def split_engines(overrides: Overrides) -> tuple[list[str], Overrides]:

@@ -9,7 +9,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from fournines.durations import EXAMPLES as DURATION_EXAMPLES, parse_duration
+from fournines.spec.durations import EXAMPLES as DURATION_EXAMPLES, parse_duration
 
 
 @dataclass(frozen=True)

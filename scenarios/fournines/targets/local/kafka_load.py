@@ -23,9 +23,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from fournines import REPO_ROOT
-from fournines.child_process import _die_with_parent
-from fournines.scenario import GC_FLAGS
-from fournines.java_build import ensure_jar
+from fournines.members.child_process import _die_with_parent
+from fournines.spec.scenario import GC_FLAGS
+from fournines.members.java_build import ensure_jar
 
 LOADGEN_MODULE, LOADGEN_JAR = "loadgen", "fournines-loadgen.jar"
 BROKER_MODULE, BROKER_JAR = "infra/kafka-local", "fournines-kafka-local.jar"

@@ -4,7 +4,7 @@ import os
 
 import click
 
-from fournines import aws_cluster
+from fournines.targets.aws import cluster as aws_cluster
 
 
 def _shape() -> aws_cluster.Shape:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fournines import REPO_ROOT
-from fournines.aws_cost import Estimate, HostGroup, PriceError, estimate
+from fournines.targets.aws.cost import Estimate, HostGroup, PriceError, estimate
 
 TERRAFORM_DIR = REPO_ROOT / "infra" / "terraform" / "aws"
 TFVARS = TERRAFORM_DIR / "fournines.auto.tfvars.json"  # auto-loaded, so a hand-run `terraform destroy` works too

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import click
 
-from fournines import aws_target, engine_comparison, runner
-from fournines.overrides import FIELDS, OverrideError, parse_overrides
+from fournines.compare import engines as engine_comparison
+from fournines.targets.aws import target as aws_target
+from fournines.targets.local import run as runner
+from fournines.spec.overrides import FIELDS, OverrideError, parse_overrides
 
 
 HELP = f"""Play SCENARIO (a name in scenarios/ or a .yaml path) and write its results folder and report.

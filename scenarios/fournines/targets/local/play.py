@@ -9,10 +9,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from fournines.child_process import ChildProcess, Line
-from fournines.progress import Done, Progress, ProtocolError, parse_line
-from fournines.progress_display import ProgressDisplay
-from fournines.signals import SignalCatcher
+from fournines.members.child_process import ChildProcess, Line
+from fournines.members.progress import Done, Progress, ProtocolError, parse_line
+from fournines.members.progress_display import ProgressDisplay
+from fournines.members.signals import SignalCatcher
 
 STARTUP_AND_FLUSH_S = 60.0
 STOP_GRACE_S = 10.0  # SIGTERM -> SIGKILL; the contract asks the member to exit within this

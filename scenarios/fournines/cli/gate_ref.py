@@ -1,10 +1,10 @@
 """./fournines gate-ref: the command behind `make gate BASE=<ref>` (see ab_gate.py)."""
 import click
 
-from fournines.ab_gate import GateStopped, gate_against
-from fournines.base_worktree import RefError
-from fournines.overrides import OverrideError
-from fournines.scenario import ScenarioError
+from fournines.compare.ab_gate import GateStopped, gate_against
+from fournines.compare.base_worktree import RefError
+from fournines.spec.overrides import OverrideError
+from fournines.spec.scenario import ScenarioError
 
 
 @click.command("gate-ref", context_settings={"ignore_unknown_options": True})
