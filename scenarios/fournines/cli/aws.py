@@ -1,5 +1,5 @@
 """./fournines aws-cost | aws-up | aws-down: an EC2 cluster without a run (make aws-up, make aws-down).
-Settings are environment variables (aws_cluster.py lists them); CLUSTER=N sets the member count."""
+Settings are environment variables (targets/aws/cluster.py lists them); CLUSTER=N sets the member count."""
 import os
 
 import click

@@ -1,4 +1,4 @@
-"""./fournines gate-ref: the command behind `make gate BASE=<ref>` (see ab_gate.py)."""
+"""./fournines gate-ref: the command behind `make gate BASE=<ref>` (see compare/ab_gate.py)."""
 import click
 
 from fournines.compare.ab_gate import GateStopped, gate_against

@@ -1,4 +1,5 @@
-"""./fournines run: the click command over runner.py.
+"""./fournines run: prepare the scenario (targets/prepare.py), then play it on its target, or on
+each engine in turn (compare/engines.py).
 
 Exit codes: 0 the run completed (and its report was written); 1 the run failed (the member crashed,
 hung, broke the contract, or no report could be written); 2 the request was refused before anything
@@ -9,9 +10,12 @@ from pathlib import Path
 import click
 
 from fournines.compare import engines as engine_comparison
-from fournines.targets.aws import target as aws_target
-from fournines.targets.local import run as runner
+from fournines.results.folder import RESULTS_ROOT
+from fournines.results.outcome import EXIT_BAD_REQUEST
 from fournines.spec.overrides import FIELDS, OverrideError, parse_overrides
+from fournines.targets.aws import target as aws_target
+from fournines.targets.local import run as local
+from fournines.targets.prepare import RunRefused, prepare
 
 
 HELP = f"""Play SCENARIO (a name in scenarios/ or a .yaml path) and write its results folder and report.
@@ -30,7 +34,7 @@ Example: ./fournines run q5 RATE=200000 DURATION=20s
 @click.argument("scenario")
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @click.option("--check", is_flag=True, help="Validate the scenario and build the member, then stop.")
-@click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=runner.RESULTS_ROOT,
+@click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_ROOT,
               show_default="results/", help="Where the run's results folder is made.")
 def run(scenario, assignments, check, results_root):
     try:
@@ -38,10 +42,10 @@ def run(scenario, assignments, check, results_root):
         if engines:
             prepared = engine_comparison.prepare_all(scenario, engines, overrides)
         else:
-            resolved, jar = runner.prepare(scenario, overrides)
-    except (OverrideError, runner.RunRefused) as e:
+            resolved, jar = prepare(scenario, overrides)
+    except (OverrideError, RunRefused) as e:
         click.echo(str(e), err=True)
-        raise SystemExit(runner.EXIT_BAD_REQUEST)
+        raise SystemExit(EXIT_BAD_REQUEST)
     if engines:
         if check:
             click.echo(f"{scenario}: valid and runnable on {', '.join(engines)}", err=True)
@@ -52,4 +56,4 @@ def run(scenario, assignments, check, results_root):
         return
     if resolved["target"] == "aws":
         raise SystemExit(aws_target.run(resolved, jar, overrides.profile, results_root))
-    raise SystemExit(runner.run(resolved, runner.member_launcher(jar), overrides.profile, results_root))
+    raise SystemExit(local.run(resolved, local.member_launcher(jar), overrides.profile, results_root))

@@ -12,11 +12,13 @@ import json
 import sys
 from pathlib import Path
 
-from fournines.targets.local import run as runner
+from fournines.results.folder import RESULTS_ROOT, new_results_folder
+from fournines.results.outcome import EXIT_FAILED
 from fournines.spec.overrides import Override, Overrides
-from fournines.results.folder import new_results_folder
 from fournines.spec.scenario import ScenarioError, load_scenario
 from fournines.spec.support import unsupported
+from fournines.targets.local import run as local
+from fournines.targets.prepare import RunRefused, prepare
 
 
 def split_engines(overrides: Overrides) -> tuple[list[str], Overrides]:
@@ -25,7 +27,7 @@ def split_engines(overrides: Overrides) -> tuple[list[str], Overrides]:
         if override.key == "ENGINE" and "," in override.text:
             engines = [e.strip() for e in override.text.split(",")]
             if len(set(engines)) != len(engines) or "" in engines:
-                raise runner.RunRefused(f"override {override}: name each engine once, separated by commas")
+                raise RunRefused(f"override {override}: name each engine once, separated by commas")
             rest = tuple(o for o in overrides.fields if o is not override)
             return engines, Overrides(rest, overrides.profile)
     return [], overrides
@@ -43,11 +45,11 @@ def prepare_all(ref: str, engines: list[str], overrides: Overrides) -> list[tupl
             problems = [str(e)]
         refusals += [f"[ENGINE={engine}] {ref}: {p}" for p in problems]
     if refusals:
-        raise runner.RunRefused("\n".join(refusals))
-    return [runner.prepare(ref, engine_overrides) for engine_overrides in per_engine]
+        raise RunRefused("\n".join(refusals))
+    return [prepare(ref, engine_overrides) for engine_overrides in per_engine]
 
 
-def run_all(prepared: list[tuple[dict, Path]], profile: bool, results_root: Path = runner.RESULTS_ROOT) -> int:
+def run_all(prepared: list[tuple[dict, Path]], profile: bool, results_root: Path = RESULTS_ROOT) -> int:
     """Plays the scenario on each engine in order, then writes the comparison; returns the exit code
     (the first failed run's, or 0)."""
     from fournines_analysis.errors import BadInput
@@ -61,7 +63,7 @@ def run_all(prepared: list[tuple[dict, Path]], profile: bool, results_root: Path
         run_dir.mkdir()
         run_dirs.append(run_dir)
         print(f"--- {scenario['engine']} ---", file=sys.stderr)
-        code = runner.run(scenario, runner.member_launcher(jar), profile, run_dir=run_dir)
+        code = local.run(scenario, local.member_launcher(jar), profile, run_dir=run_dir)
         if (run_dir / "report.md").exists():
             reported.append(run_dir)
         exit_code = exit_code or code
@@ -69,13 +71,13 @@ def run_all(prepared: list[tuple[dict, Path]], profile: bool, results_root: Path
             return code
     if not reported:
         print(f"no comparison: none of the {len(engines)} runs left a report", file=sys.stderr)
-        return exit_code or runner.EXIT_FAILED
+        return exit_code or EXIT_FAILED
     try:
         for path in write_comparison(reported, [d for d in run_dirs if d not in reported], folder):
             print(f"wrote {path}", file=sys.stderr)
     except BadInput as e:
         print(f"no comparison: {e}", file=sys.stderr)
-        return exit_code or runner.EXIT_FAILED
+        return exit_code or EXIT_FAILED
     return exit_code
 
 

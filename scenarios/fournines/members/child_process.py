@@ -31,7 +31,7 @@ class Line:
     text: str | None  # None: the stream reached its end
 
 
-def _die_with_parent():
+def die_with_parent():
     """Runs in the child between fork and exec: ask the kernel for SIGTERM when the runner dies."""
     _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
@@ -48,7 +48,7 @@ class ChildProcess:
         self.process = subprocess.Popen(
             self.command, cwd=self._cwd, env=self._env, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1,
-            start_new_session=True, preexec_fn=_die_with_parent)
+            start_new_session=True, preexec_fn=die_with_parent)
         for name, stream in (("stdout", self.process.stdout), ("stderr", self.process.stderr)):
             self._open_streams += 1
             threading.Thread(target=self._pump, args=(name, stream), daemon=True, name=f"child-{name}").start()

@@ -1,4 +1,5 @@
-"""results/<UTC time>-<scenario>/: named so that a plain sort is a sort by time."""
+"""results/<UTC time>-<scenario>/: named so that a plain sort is a sort by time; inside, a folder per
+member of a local cluster (member-<i>/) and the active-active result consumer's (consumer/)."""
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -23,3 +24,12 @@ def new_results_folder(scenario_name: str, root: Path = RESULTS_ROOT, now: datet
         except FileExistsError:
             continue
     raise RuntimeError(f"{root}: 999 results folders named {base}*; clean up")
+
+
+def member_dir(run_dir: Path, index: int) -> Path:
+    """Member i's folder; members are numbered from 1 in results, as faults name them (member-N)."""
+    return run_dir / f"member-{index + 1}"
+
+
+def consumer_dir(run_dir: Path) -> Path:
+    return run_dir / "consumer"

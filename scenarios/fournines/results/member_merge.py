@@ -2,12 +2,18 @@
 the cluster as one: latency logs are the union of every member's intervals (each rebased onto the
 first member's start time), throughput and CPU are summed per second, member.json sums the
 counts, and the Kafka records set aside go into one dead-letters.jsonl. A member a fault restarted
-and that joined the running job again wrote into member-<i>/joined-<n>/: those files count as well. The member folders stay, for the report's
-per-member figures.
+and that joined the running job again wrote into member-<i>/joined-<n>/: those files count as well.
+The member folders stay, for the report's per-member figures.
+
+An active-active run merges one copy's members, and takes its latency from the result consumer.
 """
 import json
 import re
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
+
+from fournines.results.folder import consumer_dir
 
 # member.json fields that add up over members
 SUMMED = ("events_generated", "events_processed", "late_events", "late_window_partials", "dropped_events",
@@ -17,6 +23,15 @@ SUMMED = ("events_generated", "events_processed", "late_events", "late_window_pa
 DEAD_LETTERS = "dead-letters.jsonl"
 _BASE_TIME = re.compile(r"#\[BaseTime: *([0-9.]+)")
 _INTERVAL = re.compile(r"^(Tag=[^,]*,)?([0-9.]+)(,.*)$")
+
+
+def lift_job_files(member: Path, job: int) -> None:
+    """member-i/job-ID/* -> member-i/: one job per run, so the folder needs no job level."""
+    job_dir = member / f"job-{job}"
+    if job_dir.is_dir():
+        for f in job_dir.iterdir():
+            f.replace(member / f.name)
+        job_dir.rmdir()
 
 
 def merge_members(run_dir: Path, members: list[Path]) -> None:
@@ -33,6 +48,42 @@ def merge_members(run_dir: Path, members: list[Path]) -> None:
     letters = [p / DEAD_LETTERS for p in processes if (p / DEAD_LETTERS).is_file()]
     if letters:
         (run_dir / DEAD_LETTERS).write_text("".join(f.read_text(encoding="utf-8") for f in letters), encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class CopyResult:
+    """How one copy of an active-active run ended."""
+    number: int  # 1 or 2, as in reports
+    members: list[Path]  # its members' folders
+    job: int | None  # its job's id, once submitted
+    lost: str | None  # why it stopped early; None if it ran to the end
+
+
+def merge_active_active(run_dir: Path, copies: list[CopyResult]) -> None:
+    """The run's files: latency from the consumer (the deduplicated output); events, throughput and
+    CPU from one copy (the first that ran to the end), as the job's cost once; member.json says so
+    and adds each copy's outcome and the consumer's counts."""
+    whole = [c for c in copies if not c.lost and all((m / "member.json").is_file() for m in c.members)]
+    merged = (whole or copies)[0]
+    merge_members(run_dir, merged.members)
+    for name in ("latency.hlog", "completion.hlog"):
+        source = consumer_dir(run_dir) / name
+        if source.is_file():
+            shutil.copyfile(source, run_dir / name)
+        else:
+            (run_dir / name).unlink(missing_ok=True)  # a copy's own latency is not the output's
+    summary = {"copies": [{"copy": c.number, "members": [m.name for m in c.members], "job": c.job,
+                           "outcome": "lost" if c.lost else "ran to the end", "cause": c.lost} for c in copies],
+               "counts_and_cpu_from_copy": merged.number}
+    consumer_json = consumer_dir(run_dir) / "consumer.json"
+    if consumer_json.is_file():
+        summary["consumer"] = json.loads(consumer_json.read_text(encoding="utf-8"))
+    (run_dir / "active-active.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    member_json = run_dir / "member.json"
+    if member_json.is_file():
+        report = json.loads(member_json.read_text(encoding="utf-8"))
+        report["active_active"] = summary
+        member_json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 
 def _merge_member_json(target: Path, processes: list[Path], members: int) -> None:

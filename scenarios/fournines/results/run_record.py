@@ -69,3 +69,13 @@ def write_run_json(run_dir: Path, record: dict) -> Path:
     path = run_dir / "run.json"
     path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return path
+
+
+def sidecar_fields(run_dir: Path) -> dict:
+    """kafka.json and loadgen.json (a Kafka load's broker, topic and load generator), when the run had them."""
+    fields = {}
+    for name in ("kafka", "loadgen"):
+        path = run_dir / f"{name}.json"
+        if path.is_file():
+            fields[name] = json.loads(path.read_text(encoding="utf-8"))
+    return fields

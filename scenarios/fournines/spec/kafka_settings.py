@@ -34,9 +34,6 @@ def check_rules(scenario: dict, problems: Problems) -> None:
     if load["source"] != "kafka":
         if "kafka" in load:
             problems.add("load.kafka", f"only with load.source kafka; load.source is {load['source']}")
-        if scenario["query"]["name"] == "trades":
-            problems.add("load.source", "must be kafka for query trades (only the Kafka load generator makes trades); "
-                         f"is {load['source']}")
         return
     kafka = load.setdefault("kafka", KAFKA.check({}, "load.kafka", problems))
     partitions = load.get("partitions", scenario["cluster"]["members"] * scenario["cluster"]["threads"])

@@ -14,7 +14,8 @@ from fournines import REPO_ROOT
 from fournines.spec.durations import parse_duration
 from fournines.spec.kafka_settings import KAFKA, check_rules as check_kafka_rules
 from fournines.spec.overrides import Overrides
-from fournines.spec.query_field import PARAMETERS, QuerySpec
+from fournines.spec.query_field import QuerySpec
+from fournines.spec.registry import ENGINES, QUERIES
 from fournines.spec.schema import OPTIONAL, Choice, Duration, Field, Integer, ListOf, Problems, Record, Strings, Text
 
 SCENARIOS_DIR = REPO_ROOT / "scenarios"
@@ -42,7 +43,7 @@ FAULT = Record({
 SCHEMA = Record({
     "name": Field(Text(NAME_PATTERN, "lower-case letters, digits and '-' (it names the results folder)")),
     "description": Field(Text(), ""),
-    "engine": Field(Choice("fournines", "jet", "flink"), "fournines"),
+    "engine": Field(Choice(*ENGINES), "fournines"),
     "query": Field(QuerySpec()),
     "load": Field(Record({
         "rate": Field(Integer(1, 1_000_000_000)),
@@ -143,6 +144,11 @@ def _check_rules(s: dict, problems: Problems) -> None:
     if s["mode"] == "active-active" and cluster["members"] % 2:
         problems.add("cluster.members", "must be even (two disjoint halves) when mode is active-active; "
                      f"is {cluster['members']}")
+    name, source = s["query"]["name"], s["load"]["source"]
+    sources = QUERIES[name].sources
+    if source not in sources:
+        problems.add("load.source", f"must be {' or '.join(sources)} for query {name} (the sources that make its "
+                     f"events, in the query registry); is {source}")
     check_kafka_rules(s, problems)
     end_s = parse_duration(s["warmup"]) + parse_duration(s["duration"])
     for i, fault in enumerate(s["faults"]):
@@ -179,7 +185,7 @@ def _spec_at(path: str):
     """The spec of the field at a dotted path; query parameters are looked up across queries."""
     parts = path.split(".")
     if parts[0] == "query":
-        return next(p[parts[1]].spec for p in PARAMETERS.values() if parts[1] in p)
+        return next(q.parameters[parts[1]].spec for q in QUERIES.values() if parts[1] in q.parameters)
     spec = SCHEMA
     for part in parts:
         spec = spec.fields[part].spec

@@ -1,10 +1,10 @@
 """TARGET=aws: the same run as the local target, on an EC2 cluster.
 
 What is shared with the local target: the resolved scenario (scenario.json), the member's JVM flags
-and command line (jvm.py), the results folder's name and layout, following the member's progress
-and judging its exit (play.py), run.json and the report (runner.finish). What differs: the member
-runs as a systemd unit on member-1 (infra/ansible), the runner follows it over SSH
-(fournines-follow), and collect.yml brings the files back before run.json is written.
+and command line (members/jvm.py), the results folder's name and layout, following the member's
+progress and judging its exit (targets/local/play.py), run.json and the report (results/finish.py).
+What differs: the member runs as a systemd unit on member-1 (infra/ansible), the runner follows it
+over SSH (fournines-follow), and collect.yml brings the files back before run.json is written.
 
 Order: settings, cost and confirmation are checked before anything is created; then terraform apply
 (a cluster already up is reused, resized if needed), inventory, deploy, start, follow, collect,
@@ -19,18 +19,20 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from fournines import REPO_ROOT
+from fournines.members.jvm import jvm_flags, member_command
+from fournines.members.progress_display import ProgressDisplay
+from fournines.results.finish import finish
+from fournines.results.folder import new_results_folder
+from fournines.results.host_context import host_context
+from fournines.results.outcome import EXIT_BAD_REQUEST, EXIT_FAILED, Outcome
 from fournines.targets.aws import cluster as aws_cluster
 from fournines.targets.aws.inventory import InventoryError, write_inventory
-from fournines.results.host_context import host_context
-from fournines.members.jvm import jvm_flags, member_command
-from fournines.targets.local.play import EXIT_FAILED, Outcome, play
-from fournines.members.progress_display import ProgressDisplay
-from fournines.results.folder import new_results_folder
-from fournines.targets.local.run import EXIT_BAD_REQUEST, finish
+from fournines.targets.local.plan import lone
+from fournines.targets.local.play import play
 
 ANSIBLE_DIR = REPO_ROOT / "infra" / "ansible"
 REMOTE_HOME = PurePosixPath("/opt/fournines")  # fournines_home in infra/ansible/group_vars/all.yml
-REMOTE_JAR = REMOTE_HOME / "lib" / "fournines-member.jar"
+REMOTE_JAR = REMOTE_HOME / "lib" / "fournines-member.jar"  # where infra/ansible's member role installs it
 _HOST_FIELDS = ("host", "cpu_model", "cores", "kernel", "instance_type")
 
 
@@ -58,7 +60,7 @@ def check(scenario: dict) -> tuple[aws_cluster.Shape, aws_cluster.Operator]:
 
 
 def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
-    """Plays a prepared scenario on EC2; returns the runner's exit code (cli_run.py lists them)."""
+    """Plays a prepared scenario on EC2; returns the runner's exit code (cli/run.py lists them)."""
     try:
         cluster, op = check(scenario)
     except AwsRefused as e:
@@ -106,8 +108,7 @@ def _play_remotely(scenario: dict, run_dir: Path, inventory_path: Path, extra: d
         _playbook("deploy.yml", inventory_path, extra)
         _playbook("start.yml", inventory_path, extra)
         display = ProgressDisplay(scenario["name"], total_s)
-        outcome = play(_ssh_to_member_1(inventory_path, "sudo", "fournines-follow"), run_dir,
-                       run_dir / "member.log", display, total_s)
+        outcome = play(lone(_ssh_to_member_1(inventory_path, "sudo", "fournines-follow"), run_dir), display, total_s)
     except subprocess.CalledProcessError as e:
         outcome = Outcome("failed", f"{Path(e.cmd[-1]).name} failed (exit {e.returncode}); see its output above",
                           EXIT_FAILED)

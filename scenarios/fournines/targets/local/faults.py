@@ -13,7 +13,7 @@ shares the runner's group, where only the process itself is hit: a fault must ne
 `release()` continues whatever is still stopped, so the caller's ordinary SIGTERM-then-SIGKILL stop
 ends it on Ctrl-C as on any other exit.
 
-Usage (cluster_play.py; any runner with named processes can do the same):
+Usage (play.py; any runner with named processes can do the same):
 
     schedule = FaultSchedule(scenario["faults"], {"member-2": child, ...}, restart=start_again, announce=print)
     schedule.start(load_t0_epoch_s)   # when the load's t=0 was; `at` counts from it

@@ -22,13 +22,11 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from fournines import REPO_ROOT
-from fournines.members.child_process import _die_with_parent
+from fournines.members.child_process import die_with_parent
+from fournines.members.java_build import JARS, ensure_jar
 from fournines.spec.scenario import GC_FLAGS
-from fournines.members.java_build import ensure_jar
 
-LOADGEN_MODULE, LOADGEN_JAR = "loadgen", "fournines-loadgen.jar"
-BROKER_MODULE, BROKER_JAR = "infra/kafka-local", "fournines-kafka-local.jar"
+LOADGEN, BROKER = JARS["loadgen"], JARS["kafka-local"]
 BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP"
 BROKER_START_S = 120.0
 STOP_GRACE_S = 30.0  # the load generator flushes its producers; the broker shuts down in ~1 s
@@ -51,7 +49,7 @@ class _Sidecar:
         with open(log, "ab") as out:
             self.process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
                                             stderr=subprocess.STDOUT, start_new_session=True,
-                                            preexec_fn=_die_with_parent)
+                                            preexec_fn=die_with_parent)
         self.stopped = False
 
     def exit_code(self) -> int | None:
@@ -111,8 +109,8 @@ class KafkaLoad:
 
 def build_jars() -> None:
     """Builds the load generator and the broker launcher if stale (before the run starts)."""
-    ensure_jar(LOADGEN_MODULE, LOADGEN_JAR)
-    ensure_jar(BROKER_MODULE, BROKER_JAR)
+    ensure_jar(LOADGEN)
+    ensure_jar(BROKER)
 
 
 @contextmanager
@@ -122,8 +120,7 @@ def kafka_load(scenario: dict, run_dir: Path):
     if scenario["load"]["source"] != "kafka":
         yield KafkaLoad()
         return
-    loadgen_jar = REPO_ROOT / LOADGEN_MODULE / "target" / LOADGEN_JAR
-    broker_jar = REPO_ROOT / BROKER_MODULE / "target" / BROKER_JAR
+    loadgen_jar, broker_jar = LOADGEN.path, BROKER.path
     sidecars: list[_Sidecar] = []
     try:
         bootstrap = os.environ.get(BOOTSTRAP_ENV) or _start_broker(broker_jar, run_dir, sidecars)
@@ -187,12 +184,3 @@ def _describe(run_dir: Path, bootstrap: str, topic: str, external: bool) -> None
     (run_dir / "kafka.json").write_text(json.dumps({"bootstrap": bootstrap, "topic": topic, "external": external}, indent=2) + "\n",
                                         encoding="utf-8")
 
-
-def run_record_fields(run_dir: Path) -> dict:
-    """kafka.json and loadgen.json, for run.json, when the run had them."""
-    fields = {}
-    for name in ("kafka", "loadgen"):
-        path = run_dir / f"{name}.json"
-        if path.is_file():
-            fields[name] = json.loads(path.read_text(encoding="utf-8"))
-    return fields

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from fournines import REPO_ROOT
 from fournines.compare.ab_gate import Side, gate_against, interleaved
 from fournines.compare.base_worktree import RefError, base_worktree
 from fournines.spec.scenario import SCENARIOS_DIR
@@ -65,10 +66,10 @@ def test_runs_alternate_baseline_first(tmp_path):
 def gate_repo(tmp_path, monkeypatch):
     """A throw-away repository whose `python -m fournines` is the gate_side stand-in, and whose
     ./fournines launcher is the real CLI, so the verdict comes from the real gate."""
-    real = Path(__file__).resolve().parents[2]
+    real = REPO_ROOT
     repo = tmp_path / "repo"
     (repo / "scenarios" / "fournines").mkdir(parents=True)
-    shutil.copy(Path(__file__).with_name("process_scaffolding") / "gate_side" / "__main__.py",
+    shutil.copy(real / "scenarios" / "tests" / "process_scaffolding" / "gate_side" / "__main__.py",
                 repo / "scenarios" / "fournines" / "__main__.py")
     (repo / "scenarios" / "fournines" / "__init__.py").write_text("")
     shutil.copy(real / "requirements.txt", repo / "requirements.txt")

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-SCAFFOLDING = Path(__file__).with_name("process_scaffolding")
-REPO = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}
+from fournines import REPO_ROOT
+
+SCAFFOLDING = REPO_ROOT / "scenarios" / "tests" / "process_scaffolding"
+ENV = {**os.environ, "PYTHONPATH": f"{REPO_ROOT / 'scenarios'}:{REPO_ROOT / 'analysis'}"}
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ import time
 
 from fournines.members.jvm import jvm_flags, member_command
 from fournines.spec.overrides import parse_overrides
-from fournines.targets.local.run import prepare
+from fournines.targets.prepare import prepare
 from fournines_analysis.hlog import read_hlog
 
 RATE = 20_000

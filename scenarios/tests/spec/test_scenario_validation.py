@@ -57,71 +57,35 @@ def test_a_guarantee_gets_jets_default_snapshot_interval(tmp_path):
     assert s["snapshot_interval_ms"] == 10_000
 
 
-def test_unknown_field_is_named_with_the_allowed_ones(tmp_path):
-    line = one_error(tmp_path, MINIMAL.replace("rate: 1000", "rate: 1000, rat: 5"))
-    assert "load.rat: unknown field; allowed here: rate, source, partitions, keys" in line
-
-
-def test_unknown_top_level_field(tmp_path):
-    assert "warm_up: unknown field" in one_error(tmp_path, MINIMAL + "warm_up: 5s\n")
-
-
-def test_wrong_type_names_field_value_and_what_is_allowed(tmp_path):
-    line = one_error(tmp_path, MINIMAL.replace("rate: 1000", "rate: fast"))
-    assert line.endswith('load.rate: must be an integer from 1 to 1_000_000_000; is "fast"')
-
-
-def test_a_boolean_is_not_an_integer(tmp_path):
-    assert "cluster.threads: must be an integer" in one_error(tmp_path, MINIMAL + "cluster: {threads: true}\n")
-
-
-def test_bad_choice_lists_the_allowed_values(tmp_path):
-    line = one_error(tmp_path, MINIMAL + "guarantee: exactly_once\n")
-    assert 'guarantee: must be one of none, at-least-once, exactly-once; is "exactly_once"' in line
-
-
-def test_a_duration_needs_a_unit(tmp_path):
-    line = one_error(tmp_path, MINIMAL + "duration: 10\n")
-    assert "duration: must be a duration of at least 1s" in line and "is 10" in line
-
-
-def test_missing_required_field(tmp_path):
-    line = one_error(tmp_path, "name: t\nquery: {name: q1}\n")
-    assert "load: missing; required" in line
-
-
-def test_unknown_query_lists_the_queries(tmp_path):
-    line = one_error(tmp_path, MINIMAL.replace("q5", "q99"))
-    assert 'query.name: is "q99"; must be one of q0, q1, q2, q5, q7, q8, q13' in line
-
-
-def test_a_parameter_the_query_does_not_take(tmp_path):
-    line = one_error(tmp_path, MINIMAL.replace("{name: q5}", "{name: q1, window_ms: 1000}"))
-    assert "query.window_ms: not a parameter of q1; q1 takes: no parameters" in line
-
-
-def test_slide_must_divide_the_window(tmp_path):
-    line = one_error(tmp_path, MINIMAL.replace("{name: q5}", "{name: q5, window_ms: 1000, slide_ms: 300}"))
-    assert "query.slide_ms: must divide window_ms (1000); is 300" in line
-
-
-def test_the_gc_is_chosen_by_cluster_gc_not_jvm_opts(tmp_path):
-    line = one_error(tmp_path, MINIMAL + "cluster: {jvm_opts: [-Xmx1g, -XX:+UseZGC]}\n")
-    assert "cluster.jvm_opts[1]: '-XX:+UseZGC' selects a GC; set cluster.gc instead" in line
-
-
-def test_jvm_opts_must_be_a_list_of_strings(tmp_path):
-    assert "cluster.jvm_opts: must be a list of strings" in one_error(tmp_path, MINIMAL + "cluster: {jvm_opts: -Xmx1g}\n")
-
-
-def test_snapshot_interval_without_a_guarantee(tmp_path):
-    line = one_error(tmp_path, MINIMAL + "snapshot_interval_ms: 1000\n")
-    assert "snapshot_interval_ms: must be 0 or left out when guarantee is none; is 1000" in line
-
-
-def test_active_active_needs_an_even_number_of_members(tmp_path):
-    line = one_error(tmp_path, MINIMAL + "mode: active-active\ncluster: {members: 3}\n")
-    assert "cluster.members: must be even" in line
+@pytest.mark.parametrize("text, message", [
+    (MINIMAL.replace("rate: 1000", "rate: 1000, rat: 5"),
+     "load.rat: unknown field; allowed here: rate, source, partitions, keys, kafka"),
+    (MINIMAL + "warm_up: 5s\n", "warm_up: unknown field; allowed here: name, description, engine, query, load, "
+                                "cluster, guarantee, snapshot_interval_ms, mode, faults, warmup, duration, target"),
+    (MINIMAL.replace("rate: 1000", "rate: fast"), 'load.rate: must be an integer from 1 to 1_000_000_000; is "fast"'),
+    (MINIMAL + "cluster: {threads: true}\n", "cluster.threads: must be an integer from 1 to 1_024; is true"),
+    (MINIMAL + "guarantee: exactly_once\n",
+     'guarantee: must be one of none, at-least-once, exactly-once; is "exactly_once"'),
+    (MINIMAL + "duration: 10\n",
+     'duration: must be a duration of at least 1s, e.g. "500ms", "10s", "2m", "1h", "1m30s"; is 10'),
+    ("name: t\nquery: {name: q1}\n", "load: missing; required, a mapping of fields"),
+    (MINIMAL.replace("q5", "q99"), 'query.name: is "q99"; must be one of q0, q1, q2, q5, q7, q8, q13, trades'),
+    (MINIMAL.replace("{name: q5}", "{name: q1, window_ms: 1000}"),
+     "query.window_ms: not a parameter of q1; q1 takes: no parameters"),
+    (MINIMAL.replace("{name: q5}", "{name: q5, window_ms: 1000, slide_ms: 300}"),
+     "query.slide_ms: must divide window_ms (1000); is 300"),
+    (MINIMAL + "cluster: {jvm_opts: [-Xmx1g, -XX:+UseZGC]}\n",
+     "cluster.jvm_opts[1]: '-XX:+UseZGC' selects a GC; set cluster.gc instead (one of g1, zgc, parallel, serial, shenandoah)"),
+    (MINIMAL + "cluster: {jvm_opts: -Xmx1g}\n", 'cluster.jvm_opts: must be a list of strings; is "-Xmx1g"'),
+    (MINIMAL + "snapshot_interval_ms: 1000\n", "snapshot_interval_ms: must be 0 or left out when guarantee is none; is 1000"),
+    (MINIMAL + "mode: active-active\ncluster: {members: 3}\n",
+     "cluster.members: must be even (two disjoint halves) when mode is active-active; is 3"),
+], ids=["unknown field", "unknown top-level field", "wrong type", "a boolean is no integer", "bad choice",
+        "a duration without a unit", "missing field", "unknown query", "a parameter the query does not take",
+        "slide not dividing the window", "a GC chosen in jvm_opts", "jvm_opts not a list",
+        "snapshot interval without a guarantee", "active-active on an odd number of members"])
+def test_a_mistake_is_refused_naming_field_value_and_what_is_allowed(tmp_path, text, message):
+    assert one_error(tmp_path, text).endswith(f": {message}")
 
 
 def test_fault_fields_are_checked(tmp_path):

@@ -1,6 +1,6 @@
 from click.testing import CliRunner
 
-from fournines.__main__ import cli
+from fournines.cli import cli
 
 
 def test_help_lists_the_subcommands():

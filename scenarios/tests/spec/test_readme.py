@@ -1,14 +1,14 @@
 """scenarios/README.md documents every scenario field and override key the code accepts."""
-from pathlib import Path
-
 import pytest
 
+from fournines import REPO_ROOT
 from fournines.spec.overrides import FIELDS, RUN_OPTIONS
-from fournines.spec.query_field import PARAMETERS, QuerySpec
+from fournines.spec.query_field import QuerySpec
+from fournines.spec.registry import QUERIES, SCENARIO_QUERIES
 from fournines.spec.scenario import FAULT, SCHEMA
 from fournines.spec.schema import Record
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+README = (REPO_ROOT / "scenarios" / "README.md").read_text()
 
 
 def leaf_paths(record: Record, prefix=""):
@@ -20,7 +20,7 @@ def leaf_paths(record: Record, prefix=""):
 
 
 FIELD_PATHS = [*leaf_paths(SCHEMA), *(f"faults[i].{name}" for name in FAULT.fields), "query.name",
-               *sorted({f"query.{p}" for params in PARAMETERS.values() for p in params})]
+               *sorted({f"query.{p}" for name in SCENARIO_QUERIES for p in QUERIES[name].parameters})]
 
 
 @pytest.mark.parametrize("path", FIELD_PATHS)

@@ -1,34 +1,8 @@
-"""The local cluster's pieces that need no JVM: heap sharing, the API token, merging member files.
-The cluster itself (real member processes) is tested in engine/member's ClusterProcessesTest."""
+"""Merging the members' files into the run's: a cluster's, and an active-active run's (one copy's
+counts, the consumer's latency); a killed member's and a restarted one's count too."""
 import json
 
-from fournines.cluster_play import _cluster_progress, api_token, member_commands, shared_heap_flags
-from fournines.members.progress import Progress
-from fournines.results.member_merge import merge_members
-
-
-def test_each_member_gets_its_share_of_the_heap_but_not_less_than_the_floor():
-    assert shared_heap_flags(["-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"], 4) == ["-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"]
-    assert shared_heap_flags(["-Xmx1g"], 10) == ["-Xmx256m"]
-    assert shared_heap_flags(["-Xmx2g"], 1) == ["-Xmx2048m"]
-
-
-def test_the_api_token_is_the_members_one():
-    # ClusterSecretTest asserts the same value on the Java side.
-    assert api_token("cluster-test-secret-0123456789") == "283ca2ed9fc1b7cf62d9ea251c374f96c41300e43b9f430c26806721e09da4f6"
-
-
-def test_member_commands_serve_on_distinct_loopback_ports(tmp_path):
-    def launcher(flags, run_dir):
-        return ["java", *flags, "-jar", "m.jar", "run", "--scenario", "s.json", "--out", str(run_dir)]
-    commands = member_commands(launcher, ["-Xmx3g"], tmp_path, 3)
-    assert [c[:4] for c in commands] == [["java", "-Xmx1024m", "-jar", "m.jar"]] * 3
-    assert [c[c.index("--index") + 1] for c in commands] == ["0", "1", "2"]
-    assert len({c[c.index("--members") + 1] for c in commands}) == 1
-    addresses = commands[0][commands[0].index("--members") + 1].split(",")
-    assert len(set(addresses)) == 3 and all(a.startswith("127.0.0.1:") for a in addresses)
-    # Each API binds a port of its own choosing (reported in the member's ready line): none sits free for another process.
-    assert {c[c.index("--http") + 1] for c in commands} == {"127.0.0.1:0"}
+from fournines.results.member_merge import CopyResult, lift_job_files, merge_active_active, merge_members
 
 
 def _member(folder, generated, hlog_base, hlog_lines, throughput_rows):
@@ -71,12 +45,6 @@ def test_kafka_counts_add_up_the_poll_mean_is_weighed_and_dead_letters_are_joine
     assert (tmp_path / "dead-letters.jsonl").read_text() == '{"offset":7}\n{"offset":9}\n'
 
 
-def test_the_progress_line_speaks_for_the_whole_cluster():
-    first = Progress(5.0, "measure", 30_000, 10_000, 800, 900, 0.5)
-    others = [Progress(5.0, "measure", 30_000, 9_000, None, None, 2.0), Progress(4.9, "measure", 30_000, 11_000, 1_200, 1_300, 0.1)]
-    assert _cluster_progress(first, [first, *others]) == Progress(5.0, "measure", 30_000, 30_000, 1_200, 1_300, 2.0)
-
-
 def test_a_killed_member_keeps_its_count_and_one_that_joined_again_adds_its_own(tmp_path):
     _member(tmp_path / "member-1", 100, 1000.0, "0.000,1.000,1.0,AAA\n", "1.0,10,10.0\n2.0,20,10.0\n3.0,30,10.0\n4.0,40,10.0\n")
     _member(tmp_path / "member-2", 50, 1000.0, "0.000,1.000,1.0,BBB\n", "1.0,10,10.0\n")  # killed after its first second
@@ -87,3 +55,32 @@ def test_a_killed_member_keeps_its_count_and_one_that_joined_again_adds_its_own(
     merged = json.loads((tmp_path / "member.json").read_text())
     assert (merged["events_generated"], merged["members"]) == (180, 2)
     assert (tmp_path / "latency.hlog").read_text().splitlines()[-1] == "2.500,1.000,1.0,CCC"
+
+
+def test_an_active_active_run_takes_latency_from_the_consumer_and_counts_from_a_copy_that_ran_to_the_end(tmp_path):
+    folders = [tmp_path / f"member-{i + 1}" for i in range(4)]
+    for i, (folder, events) in enumerate(zip(folders, [10, 20, 30, 40])):
+        folder.mkdir()
+        (folder / "latency.hlog").write_text(f"member {i + 1}\n")
+        if i != 0:  # member-1 was killed: no member.json
+            (folder / "member.json").write_text(json.dumps({"events_generated": events, "query": "q5"}))
+    (tmp_path / "consumer").mkdir()
+    (tmp_path / "consumer" / "latency.hlog").write_text("consumer\n")
+    (tmp_path / "consumer" / "consumer.json").write_text(json.dumps({"results_kept": 7}))
+    merge_active_active(tmp_path, [CopyResult(1, folders[:2], 1, "member-1 was killed by SIGKILL"),
+                                   CopyResult(2, folders[2:], 1, None)])
+    assert (tmp_path / "latency.hlog").read_text() == "consumer\n"
+    merged = json.loads((tmp_path / "member.json").read_text())
+    assert merged["events_generated"] == 70 and merged["members"] == 2
+    assert merged["active_active"]["counts_and_cpu_from_copy"] == 2
+    assert [c["outcome"] for c in merged["active_active"]["copies"]] == ["lost", "ran to the end"]
+    assert merged["active_active"]["copies"][0]["members"] == ["member-1", "member-2"]
+    assert merged["active_active"]["consumer"] == {"results_kept": 7}
+
+
+def test_a_jobs_files_are_lifted_into_the_members_folder(tmp_path):
+    (tmp_path / "job-3").mkdir()
+    (tmp_path / "job-3" / "member.json").write_text("{}")
+    lift_job_files(tmp_path, 3)
+    lift_job_files(tmp_path, 4)  # no such job: nothing to do
+    assert (tmp_path / "member.json").read_text() == "{}" and not (tmp_path / "job-3").exists()

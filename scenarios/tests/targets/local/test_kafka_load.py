@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from fournines import REPO_ROOT
 from fournines.targets.local.kafka_load import build_jars, kafka_load
 from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import load_scenario
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -83,7 +83,7 @@ def test_a_killed_runner_leaves_no_broker_or_load_generator(tmp_path):
             kafka.start_load()
             print(kafka.loadgen.process.pid, flush=True)
             time.sleep(600)
-        """)], env={**os.environ, "PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}, stdout=subprocess.PIPE, text=True)
+        """)], env={**os.environ, "PYTHONPATH": f"{REPO_ROOT / 'scenarios'}:{REPO_ROOT / 'analysis'}"}, stdout=subprocess.PIPE, text=True)
     try:
         loadgen = int(holder.stdout.readline())
         broker, _ = broker_pids(run_dir)
