@@ -36,6 +36,16 @@ def die_with_parent():
     _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def kill_group(leader: int, sig: int) -> None:
+    """`sig` to the process group `leader` started; nothing if the whole group is gone already. The
+    group outlives its leader while any member lives, so this also reaches grandchildren after the
+    leader has exited."""
+    try:
+        os.killpg(leader, sig)
+    except ProcessLookupError:
+        pass
+
+
 class ChildProcess:
     def __init__(self, command: list[str], cwd=None, env=None):
         self.command = command
@@ -89,12 +99,7 @@ class ChildProcess:
         self.process.wait()
 
     def kill_group(self, sig: int) -> None:
-        # The group outlives its leader while any member lives, so this also reaches grandchildren
-        # after the child itself has exited.
-        try:
-            os.killpg(self.process.pid, sig)
-        except ProcessLookupError:
-            pass  # the whole group is gone already
+        kill_group(self.process.pid, sig)
 
     def _pump(self, name, stream):
         for text in stream:

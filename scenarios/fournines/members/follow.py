@@ -56,9 +56,10 @@ class Followed:
         return None
 
     def exit_problem(self) -> str | None:
-        """Why it ended, unless with 0 after its done line; None while it runs."""
+        """Why it ended, unless with 0 after its done line; None while it runs or its last lines (its
+        done line, perhaps) are still to be read."""
         code = self.child.exit_code()
-        if code is None or (code == 0 and self.done):
+        if code is None or not self.child.output_ended or (code == 0 and self.done):
             return None
         if code == 0:
             return f'{self.title} exited 0 without {{"type":"done"}}'

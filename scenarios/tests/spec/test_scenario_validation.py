@@ -88,16 +88,18 @@ def test_a_mistake_is_refused_naming_field_value_and_what_is_allowed(tmp_path, t
     assert one_error(tmp_path, text).endswith(f": {message}")
 
 
+FAULTS = MINIMAL + textwrap.dedent("""\
+    cluster: {members: 2}
+    warmup: 10s
+    duration: 20s
+    faults:
+      - {at: 5s, action: stop, target: member-2}
+      - {at: 40s, action: kill, target: member-3, duration: 1s}
+    """)
+
+
 def test_fault_fields_are_checked(tmp_path):
-    lines = errors(tmp_path, MINIMAL + textwrap.dedent("""\
-        cluster: {members: 2}
-        warmup: 10s
-        duration: 20s
-        faults:
-          - {at: 5s, action: stop, target: member-2}
-          - {at: 40s, action: kill, target: member-3, duration: 1s}
-          - {at: 5s, action: explode, target: m1}
-        """))
+    lines = errors(tmp_path, FAULTS + "  - {at: 5s, action: explode, target: m1}\n")
     text = "\n".join(lines)
     assert "faults[2].action: must be one of kill, stop, restart" in text
     assert "faults[2].target: must be member-N" in text
@@ -105,14 +107,7 @@ def test_fault_fields_are_checked(tmp_path):
 
 
 def test_fault_rules_between_fields(tmp_path):
-    lines = errors(tmp_path, MINIMAL + textwrap.dedent("""\
-        cluster: {members: 2}
-        warmup: 10s
-        duration: 20s
-        faults:
-          - {at: 5s, action: stop, target: member-2}
-          - {at: 40s, action: kill, target: member-3, duration: 1s}
-        """))
+    lines = errors(tmp_path, FAULTS)
     text = "\n".join(lines)
     assert "faults[0].duration: missing; required when action is stop" in text
     assert "faults[1].target: must be member-1 … member-2" in text

@@ -22,7 +22,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from fournines.members.child_process import die_with_parent
+from fournines.members.child_process import die_with_parent, kill_group
 from fournines.members.java_build import JARS, ensure_jar
 from fournines.spec.scenario import GC_FLAGS
 
@@ -57,19 +57,13 @@ class _Sidecar:
 
     def stop(self, grace_s: float) -> None:
         self.stopped = True
-        self._signal(signal.SIGTERM)
+        kill_group(self.process.pid, signal.SIGTERM)
         try:
             self.process.wait(grace_s)
         except subprocess.TimeoutExpired:
             pass
-        self._signal(signal.SIGKILL)
+        kill_group(self.process.pid, signal.SIGKILL)
         self.process.wait()
-
-    def _signal(self, sig: int) -> None:
-        try:
-            os.killpg(self.process.pid, sig)
-        except ProcessLookupError:
-            pass
 
 
 class KafkaLoad:
