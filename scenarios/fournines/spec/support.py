@@ -10,10 +10,10 @@ NOT_YET = "not supported yet by this build"
 
 def unsupported(scenario: dict) -> list[str]:
     """One message per field this build or the scenario's engine cannot honour; empty if it can run it."""
-    return [*engine_problems(scenario), *_target_problems(scenario), *_fault_problems(scenario)]
+    return [*_engine_problems(scenario), *_target_problems(scenario), *_fault_problems(scenario)]
 
 
-def engine_problems(scenario: dict) -> list[str]:
+def _engine_problems(scenario: dict) -> list[str]:
     """What the scenario's engine cannot run, by its entry in the registry."""
     engine = ENGINES[scenario["engine"]]
     query = scenario["query"]["name"]

@@ -19,6 +19,7 @@ import math
 import signal
 import time
 from contextlib import ExitStack
+from typing import NoReturn
 
 from fournines.members.child_process import ChildProcess
 from fournines.members.follow import Followed, LastWords
@@ -28,7 +29,7 @@ from fournines.members.progress_display import ProgressDisplay
 from fournines.members.signals import SignalCatcher
 from fournines.results.outcome import EXIT_FAILED, Outcome
 from fournines.targets.local.faults import FaultSchedule
-from fournines.targets.local.plan import Plan
+from fournines.targets.local.plan import Job, Plan, Process
 
 JOIN_S = 120.0  # every serving process's JVM started (and the members of a cluster joined)
 STARTUP_AND_FLUSH_S = 60.0
@@ -153,7 +154,7 @@ class _Run:
             except ProtocolError:
                 pass  # the run is already ending for a reason of its own; that one is reported
 
-    def _start(self, process) -> ChildProcess:
+    def _start(self, process: Process) -> ChildProcess:
         return self.stack.enter_context(ChildProcess(process.command, cwd=process.folder))
 
     def _start_again(self, name: str) -> ChildProcess:
@@ -162,7 +163,7 @@ class _Run:
         self.followed[i].child = self._start(self.plan.processes[i])
         return self.followed[i].child
 
-    def _fail(self, cause: str):
+    def _fail(self, cause: str) -> NoReturn:
         raise _Ended("failed", cause + str(self.last_words), EXIT_FAILED)
 
     def _check_signals(self) -> None:
@@ -201,8 +202,8 @@ class _Run:
                 continue
             job = self.job_of.get(i)
             if job is None:
-                self._fail(why)
-            if not job.lost and (job.copy is not None or not self.schedule.down(p.name)):
+                self._fail(why)  # the consumer: the run's output
+            elif not job.lost and (job.copy is not None or not self.schedule.down(p.name)):
                 self._lose(job, why)
 
     def _check_jobs(self) -> None:
@@ -214,7 +215,7 @@ class _Run:
                 if why:
                     self._lose(job, why)
 
-    def _lose(self, job, why: str) -> None:
+    def _lose(self, job: Job, why: str) -> None:
         job.lost = why
         if all(j.lost for j in self.plan.jobs):
             if len(self.plan.jobs) == 1:
