@@ -81,7 +81,7 @@ gate:
 
 # EC2 (README, "Running on AWS"). Settings are make variables, which make passes to the environment:
 # CLUSTER, OPERATOR_CIDR, SSH_KEY, AWS_REGION, AWS_AZ, STACK, MEMBER_TYPE, BROKER_TYPE, LOADGEN_TYPE, BROKERS,
-# LOADGENS, COST_OK (scenarios/fournines/aws_cluster.py).
+# LOADGENS, COST_OK (scenarios/fournines/targets/aws/cluster.py).
 aws-cost:
 	./fournines aws-cost
 

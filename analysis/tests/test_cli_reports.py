@@ -2,7 +2,7 @@
 import nbformat
 from click.testing import CliRunner
 
-from fournines.__main__ import cli
+from fournines.cli import cli
 
 
 def test_report_command_writes_the_report(stall_run):

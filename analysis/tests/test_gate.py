@@ -2,7 +2,7 @@
 import pytest
 from click.testing import CliRunner
 
-from fournines.__main__ import cli
+from fournines.cli import cli
 from fournines_analysis.gate import IMPROVEMENT, METRICS, NO_CHANGE, REGRESSION, gate
 
 

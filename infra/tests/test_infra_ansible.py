@@ -16,10 +16,10 @@ from typing import NamedTuple
 import pytest
 import yaml
 
-from fournines.aws_target import REMOTE_HOME, REMOTE_JAR
-from fournines.jvm import jvm_flags, member_command
-from fournines.scenario import load_scenario
-from fournines.overrides import parse_overrides
+from fournines.targets.aws.target import REMOTE_HOME, REMOTE_JAR
+from fournines.members.jvm import jvm_flags, member_command
+from fournines.spec.scenario import load_scenario
+from fournines.spec.overrides import parse_overrides
 from infra_paths import ANSIBLE_DIR, ansible_env, venv_tool
 
 PLAYBOOKS = sorted(ANSIBLE_DIR.glob("*.yml"))
@@ -128,7 +128,7 @@ def test_the_member_unit_starts_the_local_targets_command_line(deployed):
     root, scenario, command = deployed.root, deployed.scenario, deployed.command
     unit = root / "etc/systemd/system/fournines-member.service"
     assert unit_arguments(unit_value(unit, "ExecStart")) == command
-    assert "-XX:+UseZGC" in command and "-Xms2g" in command  # q5's GC and JVM flags, via jvm.py
+    assert "-XX:+UseZGC" in command and "-Xms2g" in command  # q5's GC and JVM flags, via members/jvm.py
     assert unit_value(unit, "WorkingDirectory") == f"{root}/opt/fournines/runs/{RUN}"
     assert unit_value(unit, "KillMode") == "control-group"
     assert unit_value(unit, "TimeoutStopSec") == "10"  # play.STOP_GRACE_S

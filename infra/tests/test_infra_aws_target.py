@@ -2,9 +2,9 @@
 confirmed; no results folder, no terraform."""
 import pytest
 
-from fournines import aws_target
-from fournines.overrides import parse_overrides
-from fournines.scenario import load_scenario
+from fournines.targets.aws import target as aws_target
+from fournines.spec.overrides import parse_overrides
+from fournines.spec.scenario import load_scenario
 
 
 @pytest.fixture

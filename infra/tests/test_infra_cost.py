@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from fournines import aws_cluster
-from fournines.aws_cost import HostGroup, PriceError, estimate, read_prices
+from fournines.targets.aws import cluster as aws_cluster
+from fournines.targets.aws.cost import HostGroup, PriceError, estimate, read_prices
 from infra_paths import REPO
 
 

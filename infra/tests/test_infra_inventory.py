@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fournines.aws_inventory import InventoryError, inventory, write_inventory
+from fournines.targets.aws.inventory import InventoryError, inventory, write_inventory
 from infra_paths import FIXTURES, ansible_env, venv_tool
 
 OUTPUTS = json.loads((FIXTURES / "terraform-output.json").read_text(encoding="utf-8"))

@@ -6,8 +6,8 @@ import subprocess
 import hcl2
 import pytest
 
-from fournines.aws_cluster import Operator, Shape, terraform_variables
-from fournines.aws_inventory import GROUPS, PORT_VARIABLES
+from fournines.targets.aws.cluster import Operator, Shape, terraform_variables
+from fournines.targets.aws.inventory import GROUPS, PORT_VARIABLES
 from infra_paths import INFRA, TERRAFORM_DIR, terraform
 
 OPTIONS = hcl2.SerializationOptions(with_comments=False, explicit_blocks=False, strip_string_quotes=True)

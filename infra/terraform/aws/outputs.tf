@@ -1,4 +1,4 @@
-# Read by `terraform output -json` and turned into the Ansible inventory (scenarios/fournines/aws_inventory.py).
+# Read by `terraform output -json` and turned into the Ansible inventory (scenarios/fournines/targets/aws/inventory.py).
 locals {
   by_role = {
     for role in keys(local.roles) : role => [

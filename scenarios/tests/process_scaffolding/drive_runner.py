@@ -1,4 +1,4 @@
-"""TEST SCAFFOLDING: runs the real runner (fournines.runner.run) on scenario q0, shortened, with
+"""TEST SCAFFOLDING: runs the real runner (fournines.targets.local.run.run) on scenario q0, shortened, with
 stand_in_child.py in place of the member, so tests can signal a real runner process.
 
     drive_runner.py RESULTS_ROOT BEHAVIOUR
@@ -6,9 +6,9 @@ stand_in_child.py in place of the member, so tests can signal a real runner proc
 import sys
 from pathlib import Path
 
-from fournines import runner
-from fournines.overrides import parse_overrides
-from fournines.scenario import load_scenario
+from fournines.spec.overrides import parse_overrides
+from fournines.spec.scenario import load_scenario
+from fournines.targets.local.run import run
 
 STAND_IN = Path(__file__).with_name("stand_in_child.py")
 
@@ -21,7 +21,7 @@ def main():
         return [sys.executable, str(STAND_IN), behaviour, "--scenario", str(run_dir / "scenario.json"),
                 "--out", str(run_dir)]
 
-    sys.exit(runner.run(scenario, launcher, profile=False, results_root=results_root))
+    sys.exit(run(scenario, launcher, profile=False, results_root=results_root))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,17 @@
+"""./fournines: one click group; each module here holds a family of its subcommands."""
+import click
+
+from fournines.cli.analysis import COMMANDS as ANALYSIS_COMMANDS
+from fournines.cli.aws import COMMANDS as AWS_COMMANDS
+from fournines.cli.gate_ref import gate_ref
+from fournines.cli.java_programs import COMMANDS as JAVA_COMMANDS
+from fournines.cli.run import run
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli():
+    """fournines: honest p99.99 for stream processors."""
+
+
+for command in (run, gate_ref, *ANALYSIS_COMMANDS, *AWS_COMMANDS, *JAVA_COMMANDS):
+    cli.add_command(command)

@@ -1,0 +1,59 @@
+"""./fournines run: prepare the scenario (targets/prepare.py), then play it on its target, or on
+each engine in turn (compare/engines.py).
+
+Exit codes: 0 the run completed (and its report was written); 1 the run failed (the member crashed,
+hung, broke the contract, or no report could be written); 2 the request was refused before anything
+started (bad scenario, bad override, not supported yet, build failure); 128+N stopped by signal N.
+"""
+from pathlib import Path
+
+import click
+
+from fournines.compare import engines as engine_comparison
+from fournines.results.folder import RESULTS_ROOT
+from fournines.results.outcome import EXIT_BAD_REQUEST
+from fournines.spec.overrides import FIELDS, OverrideError, parse_overrides
+from fournines.targets.aws import target as aws_target
+from fournines.targets.local import run as local
+from fournines.targets.prepare import RunRefused, prepare
+
+
+HELP = f"""Play SCENARIO (a name in scenarios/ or a .yaml path) and write its results folder and report.
+
+KEY=VALUE pairs override scenario fields; the keys are the Make variables of `make bench-<scenario>`:
+{", ".join(f"{key} ({path})" for key, path in FIELDS.items())}. PROFILE=1 records a JFR profile.
+
+ENGINE=fournines,jet,flink runs the scenario on each engine in turn and compares them (ratios against
+the first).
+
+Example: ./fournines run q5 RATE=200000 DURATION=20s
+"""
+
+
+@click.command(help=HELP, context_settings={"ignore_unknown_options": True})
+@click.argument("scenario")
+@click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
+@click.option("--check", is_flag=True, help="Validate the scenario and build the member, then stop.")
+@click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_ROOT,
+              show_default="results/", help="Where the run's results folder is made.")
+def run(scenario, assignments, check, results_root):
+    try:
+        engines, overrides = engine_comparison.split_engines(parse_overrides(assignments))
+        if engines:
+            prepared = engine_comparison.prepare_all(scenario, engines, overrides)
+        else:
+            resolved, jar = prepare(scenario, overrides)
+    except (OverrideError, RunRefused) as e:
+        click.echo(str(e), err=True)
+        raise SystemExit(EXIT_BAD_REQUEST)
+    if engines:
+        if check:
+            click.echo(f"{scenario}: valid and runnable on {', '.join(engines)}", err=True)
+            return
+        raise SystemExit(engine_comparison.run_all(prepared, overrides.profile, results_root))
+    if check:
+        click.echo(f"{scenario}: valid and runnable; member jar {jar}", err=True)
+        return
+    if resolved["target"] == "aws":
+        raise SystemExit(aws_target.run(resolved, jar, overrides.profile, results_root))
+    raise SystemExit(local.run(resolved, local.member_launcher(jar), overrides.profile, results_root))

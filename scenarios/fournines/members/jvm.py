@@ -1,0 +1,78 @@
+"""The member jar's command lines: the JVM flags the runner adds to the scenario's, a lone member's
+`run`, a local cluster's `serve` and the active-active result consumer's `consume`
+(scenarios/README.md, "The member contract").
+
+The member runs with the results folder as its working directory, so the GC log and the JFR
+recording are named relative to it: a results path with ':' or ',' in it would otherwise break
+-Xlog's and JFR's option syntax.
+"""
+import socket
+from collections.abc import Callable
+from pathlib import Path
+
+from fournines.members.heap import shared_heap_flags
+from fournines.members.secret import SECRET_FILE
+from fournines.spec.scenario import GC_FLAGS
+
+GC_LOG_FLAG = "-Xlog:gc*:file=gc.log:time,uptime,level,tags"
+PROFILE_FILE = "profile.jfr"
+JFR_FLAG = f"-XX:StartFlightRecording=filename={PROFILE_FILE},settings=profile,dumponexit=true"
+CONSUMER_HEAP = ["-Xms512m", "-Xmx512m"]
+
+# The command that starts a lone member for given JVM flags and results folder (member_command, or
+# a test's stand-in); a cluster's commands are made from it.
+Launcher = Callable[[list[str], Path], list[str]]
+
+
+def jvm_flags(scenario: dict, profile: bool) -> list[str]:
+    cluster = scenario["cluster"]
+    return [*cluster["jvm_opts"], GC_FLAGS[cluster["gc"]], GC_LOG_FLAG, *([JFR_FLAG] if profile else [])]
+
+
+def member_command(jar: Path, flags: list[str], run_dir: Path) -> list[str]:
+    run_dir = run_dir.resolve()
+    return ["java", *flags, "-jar", str(jar.resolve()), "run",
+            "--scenario", str(run_dir / "scenario.json"), "--out", str(run_dir)]
+
+
+def command_prefix(launcher: Launcher, flags: list[str], run_dir: Path) -> list[str]:
+    """The member jar's command line up to its subcommand: the lone member's command
+    (`... run --scenario F --out D`) without `run` and what follows."""
+    single = launcher(flags, run_dir)
+    return single[:len(single) - 1 - single[::-1].index("run")]
+
+
+def serve_commands(launcher: Launcher, flags: list[str], run_dir: Path, folders: list[Path],
+                   machine_members: int) -> list[list[str]]:
+    """One `serve` command per member of a cluster, each writing into its folder; the heap is shared
+    by the `machine_members` members on this machine. The member ports are free loopback ports chosen
+    here (every member needs the list); each management API binds a port of its member's choosing,
+    reported in its `ready` line, so no port sits free for another process to take in between."""
+    prefix = command_prefix(launcher, shared_heap_flags(flags, machine_members), run_dir)
+    addresses = ",".join(f"127.0.0.1:{p}" for p in _free_loopback_ports(len(folders)))
+    return [[*prefix, "serve", "--index", str(i), "--members", addresses,
+             "--secret-file", str(run_dir.resolve() / SECRET_FILE), "--http", "127.0.0.1:0",
+             "--out", str(folder.resolve())] for i, folder in enumerate(folders)]
+
+
+def consume_command(launcher: Launcher, flags: list[str], run_dir: Path, folder: Path, copies: int,
+                    members_per_copy: int, record_results: bool) -> list[str]:
+    """The result consumer (nexmark/fournines ResultConsumer): the scenario's JVM flags but its own heap;
+    it reads folder/scenario.json and writes there. `record_results`: every result too (tests)."""
+    heapless = [f for f in flags if not f.startswith(("-Xms", "-Xmx"))]
+    folder = folder.resolve()
+    return [*command_prefix(launcher, CONSUMER_HEAP + heapless, run_dir), "consume",
+            "--scenario", str(folder / "scenario.json"), "--out", str(folder),
+            "--copies", str(copies), "--members-per-copy", str(members_per_copy),
+            *(["--record-results"] if record_results else [])]
+
+
+def _free_loopback_ports(n: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(n)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()

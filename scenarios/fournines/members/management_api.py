@@ -1,0 +1,37 @@
+"""A member's management API as the runner uses it: submit a job, ask how it is doing. Every call
+carries the bearer token derived from the run's secret (secret.py)."""
+import json
+import urllib.error
+import urllib.request
+
+
+class ManagementApi:
+    def __init__(self, token: str):
+        self.token = token
+
+    def _call(self, address: str, method: str, path: str, body: bytes | None = None) -> tuple[int, str]:
+        """The status and body of a call to the member at `address`; (0, why) when it did not answer."""
+        request = urllib.request.Request(f"http://{address}{path}", data=body, method=method,
+                                         headers={"Authorization": f"Bearer {self.token}",
+                                                  "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+        except OSError as e:  # refused or timed out: a member a fault has just taken down
+            return 0, str(e)
+
+    def submit(self, address: str, job: dict) -> int | str:
+        """The new job's id, or why the member refused it."""
+        status, body = self._call(address, "POST", "/jobs", json.dumps(job).encode())
+        return json.loads(body)["job"] if status == 202 else f"({status}): {body.strip()}"
+
+    def job_failure(self, address: str, job: int) -> str | None:
+        """Why the job failed, if the member says it did. A part that left (its member was paused and
+        dropped) is no failure: the others run on. A member that did not answer says nothing."""
+        status, body = self._call(address, "GET", f"/jobs/{job}")
+        state = json.loads(body) if status == 200 else {}
+        if state.get("state") != "left" and (state.get("state") == "failed" or state.get("cause")):
+            return f"job {job} failed: {state.get('cause')}"
+        return None

@@ -1,0 +1,46 @@
+"""The one registry of queries and of what each engine's member runs: queries.json, which the Java
+scenario reader reads too. Query names, parameters, the sources each query reads and every engine's
+queries, sources, guarantees, modes and clusters are written there and nowhere else."""
+import json
+from dataclasses import dataclass
+
+from fournines import REPO_ROOT
+from fournines.spec.schema import Field, Integer
+
+REGISTRY = REPO_ROOT / "nexmark/core/src/main/resources/io/fournines/nexmark/query/queries.json"
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str
+    input: str  # the events it reads: "nexmark" (the NEXMark generator's) or "trades" (the load generator's stock trades)
+    parameters: dict[str, Field]  # the scenario fields `query.<parameter>`, with their range and default
+    sources: tuple[str, ...]  # the `load.source` values that make its events
+    bounded_only: str | None  # why no scenario can run it (it runs on a bounded file only); None if one can
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str
+    queries: tuple[str, ...]
+    sources: tuple[str, ...]
+    guarantees: tuple[str, ...]
+    modes: tuple[str, ...]
+    clusters: bool  # whether its member runs as several processes (cluster.members > 1)
+
+
+def _read() -> tuple[dict[str, Query], dict[str, Engine]]:
+    registry = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    queries = {name: Query(name, q["input"],
+                           {p: Field(Integer(r["min"], r["max"]), r["default"]) for p, r in q["parameters"].items()},
+                           tuple(q["sources"]), q.get("bounded_only"))
+               for name, q in registry["queries"].items()}
+    engines = {name: Engine(name, tuple(e["queries"]), tuple(e["sources"]), tuple(e["guarantees"]), tuple(e["modes"]),
+                            e["clusters"])
+               for name, e in registry["engines"].items()}
+    return queries, engines
+
+
+QUERIES, ENGINES = _read()
+# The queries a scenario may name: the others run on bounded files only (`./fournines nexmark query`).
+SCENARIO_QUERIES = tuple(name for name, query in QUERIES.items() if query.bounded_only is None)

@@ -1,0 +1,184 @@
+"""A small typed-tree validator for scenario files: each field has a spec that checks a YAML value,
+says in words what it allows, and converts an override's text (from `KEY=VALUE`) to a value.
+
+Every problem is collected with its field path (`load.rate`, `faults[0].action`), so one run of the
+validator reports all mistakes in a file, each naming the field, the value found and what is allowed.
+"""
+import json
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from fournines.spec.durations import EXAMPLES as DURATION_EXAMPLES, parse_duration
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    message: str
+
+
+class Problems:
+    """The problems found so far; specs add to it instead of raising, so all of them get reported."""
+
+    def __init__(self):
+        self.found: list[Problem] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.found.append(Problem(path, message))
+
+    def wrong(self, path: str, value, allowed: str) -> None:
+        self.add(path, f"must be {allowed}; is {shown(value)}")
+
+
+def shown(value) -> str:
+    """A value as the user wrote it, quoted the way JSON would, so "10" and 10 look different."""
+    return json.dumps(value, default=str)
+
+
+def join(path: str, name) -> str:
+    return f"{path}[{name}]" if isinstance(name, int) else (f"{path}.{name}" if path else name)
+
+
+class Spec:
+    """Checks one value. `check` returns the value to keep (or None after adding a problem)."""
+
+    allowed: str
+
+    def check(self, value, path: str, problems: Problems):
+        raise NotImplementedError
+
+    def from_text(self, text: str):
+        """The value an override's text stands for; text that does not convert is returned as is, so
+        `check` reports it with the same message a file would get."""
+        return text
+
+
+class Integer(Spec):
+    def __init__(self, minimum: int, maximum: int | None = None):
+        self.minimum, self.maximum = minimum, maximum
+        self.allowed = (f"an integer from {minimum:,} to {maximum:,}" if maximum is not None
+                        else f"an integer ≥ {minimum:,}").replace(",", "_")
+
+    def check(self, value, path, problems):
+        if (not isinstance(value, int) or isinstance(value, bool) or value < self.minimum
+                or (self.maximum is not None and value > self.maximum)):
+            problems.wrong(path, value, self.allowed)
+            return None
+        return value
+
+    def from_text(self, text):
+        try:
+            return int(text)
+        except ValueError:
+            return text
+
+
+class Choice(Spec):
+    def __init__(self, *values: str):
+        self.values = values
+        self.allowed = "one of " + ", ".join(values)
+
+    def check(self, value, path, problems):
+        if value not in self.values:
+            problems.wrong(path, value, self.allowed)
+            return None
+        return value
+
+
+class Text(Spec):
+    def __init__(self, pattern: str = r".*", allowed: str = "a string"):
+        self.pattern, self.allowed = re.compile(pattern, re.DOTALL), allowed
+
+    def check(self, value, path, problems):
+        if not isinstance(value, str) or not self.pattern.fullmatch(value):
+            problems.wrong(path, value, self.allowed)
+            return None
+        return value
+
+
+class Duration(Spec):
+    """Kept as the text the user wrote; `seconds()` of the checked value gives the number."""
+
+    def __init__(self, minimum_s: float = 0.0):
+        self.minimum_s = minimum_s
+        self.allowed = (f"a duration of at least {minimum_s:g}s" if minimum_s else "a duration") \
+            + f", e.g. {DURATION_EXAMPLES}"
+
+    def check(self, value, path, problems):
+        try:
+            seconds = parse_duration(value)
+        except ValueError:
+            seconds = None
+        if seconds is None or seconds < self.minimum_s:
+            problems.wrong(path, value, self.allowed)
+            return None
+        return value
+
+
+class Strings(Spec):
+    """A list of strings; an override's text is split like a shell would (JVM_OPTS="-Xmx2g -Xms2g")."""
+
+    allowed = "a list of strings"
+
+    def check(self, value, path, problems):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            problems.wrong(path, value, self.allowed)
+            return None
+        return value
+
+    def from_text(self, text):
+        return shlex.split(text)
+
+
+REQUIRED = object()  # a Field default: the field must be present
+OPTIONAL = object()  # a Field default: left out unless given; the scenario's rules fill or check it
+
+
+@dataclass(frozen=True)
+class Field:
+    spec: Spec
+    default: object = REQUIRED
+
+
+@dataclass
+class Record(Spec):
+    """A mapping with known fields; unknown ones are errors that list the allowed names."""
+
+    fields: dict[str, Field]
+    allowed: str = field(default="a mapping of fields")
+
+    def check(self, value, path, problems):
+        if not isinstance(value, dict):
+            problems.wrong(path, value, f"a mapping with fields {', '.join(self.fields)}")
+            return None
+        for name in value:
+            if name not in self.fields:
+                problems.add(join(path, name), f"unknown field; allowed here: {', '.join(self.fields)}")
+        checked = {}
+        for name, f in self.fields.items():
+            if name in value:
+                checked[name] = f.spec.check(value[name], join(path, name), problems)
+            elif f.default is REQUIRED:
+                problems.add(join(path, name), f"missing; required, {f.spec.allowed}")
+            elif f.default is not OPTIONAL:
+                # Checking the default fills the defaults of a nested record left out entirely.
+                checked[name] = f.spec.check(_copy(f.default), join(path, name), problems)
+        return checked
+
+
+@dataclass
+class ListOf(Spec):
+    item: Spec
+    allowed: str = "a list"
+
+    def check(self, value, path, problems):
+        if not isinstance(value, list):
+            problems.wrong(path, value, self.allowed)
+            return None
+        return [self.item.check(v, join(path, i), problems) for i, v in enumerate(value)]
+
+
+def _copy(default):
+    """Defaults are shared by every scenario, so mutable ones are copied before a scenario owns them."""
+    return json.loads(json.dumps(default))

@@ -1,0 +1,65 @@
+"""What this build can run. The schema accepts more than runs today, so scenarios can be written for
+what comes later; running one stops before anything starts instead of quietly measuring something
+else. What each engine's member runs is the query registry's word (registry.py); the rest is what
+the targets and the fault injection do not do yet.
+"""
+from fournines.spec.registry import ENGINES
+
+NOT_YET = "not supported yet by this build"
+
+
+def unsupported(scenario: dict) -> list[str]:
+    """One message per field this build or the scenario's engine cannot honour; empty if it can run it."""
+    return [*_engine_problems(scenario), *_target_problems(scenario), *_fault_problems(scenario)]
+
+
+def _engine_problems(scenario: dict) -> list[str]:
+    """What the scenario's engine cannot run, by its entry in the registry."""
+    engine = ENGINES[scenario["engine"]]
+    query = scenario["query"]["name"]
+    problems = []
+    if query not in engine.queries:
+        problems.append(f"engine {engine.name} cannot run query {query}: its member runs {', '.join(engine.queries)}")
+    rules = [("load.source", scenario["load"]["source"], engine.sources),
+             ("guarantee", scenario["guarantee"], engine.guarantees),
+             ("mode", scenario["mode"], engine.modes)]
+    if not engine.clusters:
+        rules.append(("cluster.members", scenario["cluster"]["members"], (1,)))
+    for path, value, allowed in rules:
+        if value not in allowed:
+            problems.append(f"engine {engine.name} runs with {path}={' or '.join(map(str, allowed))} only; "
+                            f"field {path}={value}")
+    return problems
+
+
+def _target_problems(scenario: dict) -> list[str]:
+    engine, target, mode = scenario["engine"], scenario["target"], scenario["mode"]
+    problems = []
+    if target != "local" and engine != "fournines":
+        # The peers are measured as the paper's comparison measures them: on this machine.
+        problems.append(f"{NOT_YET}: field target={target} with engine={engine} (peer engines run on this "
+                        "machine; supported: target local)")
+    if mode == "active-active":
+        if target != "local":
+            problems.append(f"{NOT_YET}: field mode=active-active with target={target} (the two copies run as "
+                            "local clusters; supported: target local)")
+        if scenario["load"]["source"] == "kafka":
+            problems.append(f"{NOT_YET}: field load.source=kafka in mode=active-active (the copies run on the "
+                            "in-process generator; supported: load.source in-process)")
+        if any(f["action"] == "restart" for f in scenario["faults"]):
+            problems.append(f"{NOT_YET}: field faults with action=restart in mode=active-active (a copy that "
+                            "lost a member stays lost; supported: kill, stop)")
+    return problems
+
+
+def _fault_problems(scenario: dict) -> list[str]:
+    """Faults are injected into the member processes of a local cluster (targets/local/faults.py)."""
+    if not scenario["faults"]:
+        return []
+    if scenario["target"] != "local":
+        return [f"{NOT_YET}: field faults with target={scenario['target']} (faults are injected into local "
+                "member processes; supported: target=local)"]
+    if scenario["cluster"]["members"] == 1:
+        return [f"{NOT_YET}: field faults with cluster.members=1 (a fault on the only member ends the run; "
+                "supported: cluster.members > 1)"]
+    return []

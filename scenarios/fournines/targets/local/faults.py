@@ -1,0 +1,161 @@
+"""Fault injection: a scenario's `faults` fired at member processes while a run plays.
+
+The loop that follows the members calls `poll()` often (every few tens of ms); each fault fires at
+the first poll at or after its time, and the exact wall-clock time of the signal is what is recorded
+(`injected()`, run.json `faults_injected`), so the report places it exactly even if the poll came late.
+
+- kill: SIGKILL;
+- stop: SIGSTOP, then SIGCONT after `duration`;
+- restart: SIGKILL, then the same member started again after `duration` (the caller's `restart`).
+
+Signals go to the target's whole process group (a member and anything it started), unless the target
+shares the runner's group, where only the process itself is hit: a fault must never reach the runner.
+`release()` continues whatever is still stopped, so the caller's ordinary SIGTERM-then-SIGKILL stop
+ends it on Ctrl-C as on any other exit.
+
+Usage (play.py; any runner with named processes can do the same):
+
+    schedule = FaultSchedule(scenario["faults"], {"member-2": child, ...}, restart=start_again, announce=print)
+    schedule.start(load_t0_epoch_s)   # when the load's t=0 was; `at` counts from it
+    while running: schedule.poll(); ...
+    schedule.release()                # before stopping the processes
+    record["faults_injected"] = schedule.injected()
+"""
+import os
+import signal
+import time
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from fournines.spec.durations import parse_duration
+
+
+class Process(Protocol):
+    @property
+    def pid(self) -> int: ...
+
+
+@dataclass
+class _Fault:
+    index: int
+    action: str
+    target: str
+    at_s: float
+    duration_s: float | None
+    record: dict = field(default_factory=dict)
+    fired: bool = False
+    ended: bool = False  # stop: continued; restart: started again; kill: never
+
+
+class FaultSchedule:
+    def __init__(self, faults: list[dict], targets: MutableMapping[str, Process],
+                 restart: Callable[[str], Process] | None = None,
+                 announce: Callable[[str], None] = lambda text: None, clock: Callable[[], float] = time.time):
+        """`targets`: name -> process handle (anything with a pid); a restart puts the new handle in it.
+        `restart(name)` starts the named process again and returns its handle."""
+        self._faults = [_Fault(i, f["action"], f["target"], parse_duration(f["at"]),
+                               parse_duration(f["duration"]) if "duration" in f else None)
+                        for i, f in enumerate(faults)]
+        for fault in self._faults:
+            if fault.target not in targets:
+                raise ValueError(f"faults[{fault.index}].target: no such process {fault.target!r}; "
+                                 f"known: {', '.join(targets)}")
+            if fault.action == "restart" and restart is None:
+                raise ValueError(f"faults[{fault.index}].action: restart, but this run cannot restart {fault.target}")
+        self.targets, self._restart, self._announce, self._clock = targets, restart, announce, clock
+        self._t0: float | None = None
+
+    def start(self, t0_epoch_s: float) -> None:
+        """The load's t=0 (epoch seconds); every `at` counts from it. May be called again with a better
+        estimate; faults already fired keep their times."""
+        self._t0 = t0_epoch_s
+
+    def poll(self) -> None:
+        """Fires every fault (and every end of a stop or restart) that is due."""
+        if self._t0 is None:
+            return
+        now = self._clock() - self._t0
+        for fault in self._faults:
+            if not fault.fired and now >= fault.at_s:
+                self._fire(fault)
+            elif fault.fired and not fault.ended and fault.duration_s is not None and now >= fault.at_s + fault.duration_s:
+                self._end(fault)
+
+    def down(self, target: str) -> bool:
+        """Whether `target`'s process is dead by this schedule's hand (killed, not started again yet):
+        its exit is the fault, not a crash."""
+        return any(f.fired and not f.ended and f.action in ("kill", "restart") and f.target == target
+                   for f in self._faults)
+
+    def silenced(self, target: str) -> bool:
+        """Whether `target` is down or stopped by this schedule's hand: it says nothing now."""
+        return self.down(target) or any(f.fired and not f.ended and f.action == "stop" and f.target == target
+                                        for f in self._faults)
+
+    def hit(self, target: str) -> bool:
+        """Whether the process `target` started the run with was killed: it will not finish the job."""
+        return any(f.fired and f.action in ("kill", "restart") and f.target == target for f in self._faults)
+
+    def release(self) -> None:
+        """Continues every stopped target, so a SIGTERM that follows is acted on."""
+        for fault in self._faults:
+            if fault.fired and not fault.ended and fault.action == "stop":
+                self._end(fault)
+
+    def injected(self) -> list[dict]:
+        """run.json `faults_injected`: one record per fault fired, in firing order."""
+        fired = sorted((f for f in self._faults if f.fired), key=lambda f: f.record["injected_at_us"])
+        return [dict(f.record) for f in fired]
+
+    def _fire(self, fault: _Fault) -> None:
+        sig = signal.SIGSTOP if fault.action == "stop" else signal.SIGKILL
+        pid = self.targets[fault.target].pid
+        signal_group(pid, sig)
+        at_us = self._now_us()
+        fault.fired = True
+        fault.record = {"action": fault.action, "target": fault.target, "at_s": fault.at_s, "pid": pid,
+                        "injected_at_us": at_us, "since_load_start_s": round(at_us / 1e6 - self._t0, 6)}
+        if fault.duration_s is not None:
+            fault.record["duration_s"] = fault.duration_s
+        self._announce(f"fault: {fault.action} {fault.target} (pid {pid}, {signal.Signals(sig).name}) "
+                       f"at {fault.record['since_load_start_s']:.3f} s" + self._for(fault))
+
+    def _end(self, fault: _Fault) -> None:
+        fault.ended = True
+        if fault.action == "stop":
+            signal_group(fault.record["pid"], signal.SIGCONT)
+            fault.record["resumed_at_us"] = self._now_us()
+            self._announce(f"fault: {fault.target} continued (SIGCONT) after {self._lasted(fault, 'resumed_at_us')}")
+        else:
+            self.targets[fault.target] = self._restart(fault.target)
+            fault.record["restarted_at_us"] = self._now_us()
+            fault.record["restarted_pid"] = self.targets[fault.target].pid
+            self._announce(f"fault: {fault.target} started again (pid {fault.record['restarted_pid']}) "
+                           f"after {self._lasted(fault, 'restarted_at_us')}")
+
+    def _now_us(self) -> int:
+        return int(self._clock() * 1e6)
+
+    @staticmethod
+    def _for(fault: _Fault) -> str:
+        if fault.action == "stop":
+            return f" for {fault.duration_s:g} s"
+        return f", back after {fault.duration_s:g} s" if fault.action == "restart" else ""
+
+    @staticmethod
+    def _lasted(fault: _Fault, end: str) -> str:
+        return f"{(fault.record[end] - fault.record['injected_at_us']) / 1e6:.3f} s"
+
+
+def signal_group(pid: int, sig: int) -> None:
+    """`sig` to the process group `pid` leads or belongs to, or to `pid` alone if that group is the
+    runner's own; nothing if the process is gone already."""
+    try:
+        group = os.getpgid(pid)
+        if group == os.getpgrp():
+            os.kill(pid, sig)
+        else:
+            os.killpg(group, sig)
+    except ProcessLookupError:
+        pass

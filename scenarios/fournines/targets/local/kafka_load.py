@@ -1,0 +1,182 @@
+"""The Kafka side of a run with `load.source: kafka`: the broker, the run's topic and the load
+generator, around the member that `play` runs or the members of a cluster (scenarios/README.md,
+"Kafka load").
+
+In order: a real local broker (infra/kafka-local, a child JVM from the Maven jars, on loopback), or
+the cluster named by KAFKA_BOOTSTRAP=host:port; a fresh topic named after the results folder, with
+the scenario's partitions and fsync policy. The member starts (on a cluster, every member, each
+reading its share of the partitions); once a member reports progress (its job, consumers included,
+is running) the load generator (loadgen/, its own JVM) starts and runs until it
+is stopped. Starting it earlier would make the member begin with a backlog of events that waited
+for its start-up (several seconds on a busy machine). On the way out, whatever happened (Ctrl-C,
+a crash), the load generator and then the broker get SIGTERM, a grace period, then SIGKILL; the
+broker removes its data. Their output stays in the results folder: loadgen.log, loadgen.json,
+broker.log (the broker's own log), broker.out and broker-launcher.log.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from fournines.members.child_process import die_with_parent, kill_group
+from fournines.members.java_build import JARS, ensure_jar
+from fournines.spec.registry import QUERIES
+from fournines.spec.scenario import GC_FLAGS
+
+LOADGEN, BROKER = JARS["loadgen"], JARS["kafka-local"]
+BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP"
+BROKER_START_S = 120.0
+STOP_GRACE_S = 30.0  # the load generator flushes its producers; the broker shuts down in ~1 s
+LOADGEN_HEAP = ["-Xms1g", "-Xmx1g"]
+# The load generator outlives the member by this much unless stopped first (it always is).
+LOADGEN_SLACK_S = 120.0
+_READY = re.compile(r'\{"type":"ready","bootstrap":"([^"]+)"')
+
+
+class KafkaLoadError(Exception):
+    """The broker, the topic or the load generator could not be started; the message says why."""
+
+
+class _Sidecar:
+    """A helper process beside the member: its own session (so its group can be signalled), SIGTERM
+    from the kernel if the runner dies, output straight into a log file in the results folder."""
+
+    def __init__(self, name: str, command: list[str], log: Path, cwd: Path):
+        self.name, self.log = name, log
+        with open(log, "ab") as out:
+            self.process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
+                                            stderr=subprocess.STDOUT, start_new_session=True,
+                                            preexec_fn=die_with_parent)
+        self.stopped = False
+
+    def exit_code(self) -> int | None:
+        return self.process.poll()
+
+    def stop(self, grace_s: float) -> None:
+        self.stopped = True
+        kill_group(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            pass
+        kill_group(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+
+class KafkaLoad:
+    """What the member needs (its extra arguments), the load generator to start once the member runs,
+    and to check afterwards."""
+
+    def __init__(self, bootstrap: str | None = None, topic: str | None = None, start_loadgen=None):
+        self.bootstrap, self.topic, self._start_loadgen = bootstrap, topic, start_loadgen
+        self.loadgen: _Sidecar | None = None
+
+    def start_load(self) -> None:
+        """Starts the load generator (for `play`'s on_running); nothing without a Kafka load."""
+        if self._start_loadgen is not None and self.loadgen is None:
+            self.loadgen = self._start_loadgen()
+
+    @property
+    def member_args(self) -> list[str]:
+        """What a member alone (`run`) needs to read the topic."""
+        return ["--kafka-bootstrap", self.bootstrap, "--kafka-topic", self.topic] if self.topic else []
+
+    @property
+    def job_fields(self) -> dict:
+        """What a cluster needs to read the topic: added to the job it is sent (nexmark/driver KafkaEndpoint)."""
+        return {"kafka_endpoint": {"bootstrap": self.bootstrap, "topic": self.topic}} if self.topic else {}
+
+    def failure(self) -> str | None:
+        """Why the load is not to be trusted: the load generator ended by itself with an error."""
+        if self._start_loadgen is None:
+            return None
+        if self.loadgen is None:
+            return "the member never reported progress, so the load generator was never started"
+        code = self.loadgen.exit_code()
+        if code not in (None, 0) and not self.loadgen.stopped:
+            return f"the load generator exited with code {code}; see {self.loadgen.log.name}"
+        return None
+
+
+def build_jars() -> None:
+    """Builds the load generator and the broker launcher if stale (before the run starts)."""
+    ensure_jar(LOADGEN)
+    ensure_jar(BROKER)
+
+
+@contextmanager
+def kafka_load(scenario: dict, run_dir: Path):
+    """Yields a KafkaLoad (empty unless load.source is kafka) with the broker, topic and load generator
+    up; stops them, load generator first, when the block ends."""
+    if scenario["load"]["source"] != "kafka":
+        yield KafkaLoad()
+        return
+    loadgen_jar, broker_jar = LOADGEN.path, BROKER.path
+    sidecars: list[_Sidecar] = []
+    try:
+        bootstrap = os.environ.get(BOOTSTRAP_ENV) or _start_broker(broker_jar, run_dir, sidecars)
+        topic = f"fournines-{run_dir.name}"
+        _create_topic(loadgen_jar, bootstrap, topic, scenario, run_dir)
+        _describe(run_dir, bootstrap, topic, external=bool(os.environ.get(BOOTSTRAP_ENV)))
+
+        def start_loadgen() -> _Sidecar:
+            loadgen = _Sidecar("loadgen", _loadgen_command(loadgen_jar, bootstrap, topic, scenario, run_dir),
+                               run_dir / "loadgen.log", run_dir)
+            sidecars.append(loadgen)
+            return loadgen
+
+        yield KafkaLoad(bootstrap, topic, start_loadgen)
+    finally:
+        for sidecar in reversed(sidecars):
+            sidecar.stop(STOP_GRACE_S)
+
+
+def _start_broker(jar: Path, run_dir: Path, sidecars: list) -> str:
+    log = run_dir / "broker-launcher.log"
+    broker = _Sidecar("broker", ["java", "-Xmx64m", "-cp", str(jar.resolve()), "io.fournines.kafkalocal.LocalKafka",
+                                 str(run_dir.resolve())], log, run_dir)
+    sidecars.append(broker)
+    deadline = time.monotonic() + BROKER_START_S
+    while time.monotonic() < deadline:
+        ready = _READY.search(log.read_text(encoding="utf-8", errors="replace"))
+        if ready:
+            return ready.group(1)
+        if broker.exit_code() is not None:
+            raise KafkaLoadError(f"the local Kafka broker did not start (exit {broker.exit_code()}); see {log} and {run_dir / 'broker.out'}")
+        time.sleep(0.1)
+    raise KafkaLoadError(f"the local Kafka broker was not ready within {BROKER_START_S:g} s; see {log}")
+
+
+def _create_topic(jar: Path, bootstrap: str, topic: str, scenario: dict, run_dir: Path) -> None:
+    kafka = scenario["load"]["kafka"]
+    configs = [arg for name, key in (("flush_messages", "flush.messages"), ("flush_ms", "flush.ms")) if name in kafka
+               for arg in ("--config", f"{key}={kafka[name]}")]
+    with open(run_dir / "loadgen.log", "ab") as log:
+        code = subprocess.run(["java", "-jar", str(jar.resolve()), "create-topic", "--bootstrap", bootstrap, "--topic", topic,
+                               "--partitions", str(scenario["load"]["partitions"]), *configs],
+                              stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=run_dir).returncode
+    if code:
+        raise KafkaLoadError(f"creating topic {topic} on {bootstrap} failed (exit {code}); see {run_dir / 'loadgen.log'}")
+
+
+def _loadgen_command(jar: Path, bootstrap: str, topic: str, scenario: dict, run_dir: Path) -> list[str]:
+    load, kafka = scenario["load"], scenario["load"]["kafka"]
+    events = QUERIES[scenario["query"]["name"]].input
+    stream = ["--stream", "trades"] if events == "trades" else ["--stream", "nexmark", "--keys", str(load["keys"])]
+    return ["java", *LOADGEN_HEAP, GC_FLAGS[scenario["cluster"]["gc"]],
+            "-Xlog:gc*:file=loadgen-gc.log:time,uptime,level,tags",
+            "-jar", str(jar.resolve()), "run", "--bootstrap", bootstrap, "--topic", topic, *stream,
+            "--rate", str(load["rate"]), "--producers", str(kafka["producers"]),
+            "--duration-s", str(scenario["warmup_s"] + scenario["duration_s"] + LOADGEN_SLACK_S),
+            "--acks", kafka["acks"], "--linger-ms", str(kafka["linger_ms"]), "--batch-size", str(kafka["batch_size"]),
+            "--summary", str((run_dir / "loadgen.json").resolve())]
+
+
+def _describe(run_dir: Path, bootstrap: str, topic: str, external: bool) -> None:
+    (run_dir / "kafka.json").write_text(json.dumps({"bootstrap": bootstrap, "topic": topic, "external": external}, indent=2) + "\n",
+                                        encoding="utf-8")
+

@@ -1,0 +1,56 @@
+"""A prepared run on this machine (targets/prepare.py checked and built it): the results folder, the
+Kafka load around the members when the scenario has one, the plan played (plan.py, play.py), the
+members' files gathered, then run.json and the report, whatever happened (results/finish.py)."""
+import functools
+import json
+import sys
+from pathlib import Path
+
+from fournines.members.jvm import Launcher, jvm_flags, member_command
+from fournines.members.progress_display import ProgressDisplay
+from fournines.results.finish import finish
+from fournines.results.folder import RESULTS_ROOT, new_results_folder
+from fournines.results.host_context import host_context
+from fournines.results.outcome import EXIT_FAILED, Outcome
+from fournines.targets.local.kafka_load import KafkaLoadError, kafka_load
+from fournines.targets.local.plan import Plan, plan_for
+from fournines.targets.local.play import play
+
+
+def member_launcher(jar: Path) -> Launcher:
+    """The command that starts the member for given JVM flags and results folder."""
+    return functools.partial(member_command, jar)
+
+
+def run(scenario: dict, launcher: Launcher, profile: bool, results_root: Path = RESULTS_ROOT,
+        run_dir: Path | None = None) -> int:
+    """Plays a prepared scenario with the member `launcher` starts; returns the exit code. The
+    results go to `run_dir` if given (an existing empty folder), else to a new folder in `results_root`."""
+    run_dir = run_dir or new_results_folder(scenario["name"], results_root)
+    print(f"results: {run_dir}", file=sys.stderr)
+    (run_dir / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n", encoding="utf-8")
+    flags = jvm_flags(scenario, profile)
+    context = host_context()
+    plan = plan_for(scenario, launcher, flags, run_dir)
+    try:
+        outcome = _fed(scenario, run_dir, plan)
+    finally:
+        plan.gather_files()
+    # run.json records member-1's command as it ran
+    return finish(run_dir, scenario, context, flags, plan.processes[0].command, outcome, profile)
+
+
+def _fed(scenario: dict, run_dir: Path, plan: Plan) -> Outcome:
+    """Plays with the scenario's Kafka load around it (none unless load.source is kafka); a broker or
+    load generator that failed fails the run."""
+    total_s = scenario["warmup_s"] + scenario["duration_s"]
+    try:
+        with kafka_load(scenario, run_dir) as kafka:
+            plan.feed(kafka)
+            outcome = play(plan, ProgressDisplay(scenario["name"], total_s), total_s, scenario["faults"],
+                           on_running=kafka.start_load)
+            if outcome.status == "completed" and kafka.failure():
+                outcome = Outcome("failed", kafka.failure(), EXIT_FAILED)
+            return outcome
+    except KafkaLoadError as e:
+        return Outcome("failed", str(e), EXIT_FAILED)
