@@ -10,8 +10,6 @@ public enum ControlKind {
     SUBMIT(1),
     /** Coordinator to all: start the job at an instant (text: start epoch nanos, newline, description). */
     START(2),
-    /** To all: cancel the job (text: why). */
-    CANCEL(3),
     /** To all: the job failed (text: the cause, naming the member). */
     FAIL(4),
     /** To the coordinator: how this member's part ended (text: state and cause). */

@@ -29,7 +29,7 @@ public final class JobControl implements Cluster.Listener {
     public static final class JobState {
         public final long id;
         public final Path dir;
-        /** The START message's text: the start instant and the scenario, for a member that joins later. */
+        /** The START message's text: the start instant and the job's description, for a member that joins later. */
         final String startText;
         public volatile String state = "starting";
         public volatile String cause;
@@ -78,7 +78,7 @@ public final class JobControl implements Cluster.Listener {
     }
 
     /**
-     * Checks the scenario and sends it to the coordinator; returns the job's id, unique in the
+     * Checks the job with the runner and sends it to the coordinator; returns the job's id, unique in the
      * cluster (this member's index in the top bits).
      */
     public long submit(String description) throws InvalidJobException {
@@ -112,13 +112,6 @@ public final class JobControl implements Cluster.Listener {
             case SUBMIT -> plan(jobId, text);
             case START -> start(jobId, text, false);
             case ADOPT -> start(jobId, text, true);
-            case CANCEL -> {
-                JobState job = jobs.get(jobId);
-                if (job != null && job.part != null) {
-                    job.cause = text;
-                    job.part.requestStop();
-                }
-            }
             case FAIL -> {
                 JobState job = jobs.get(jobId);
                 if (job == null) {
@@ -212,7 +205,7 @@ public final class JobControl implements Cluster.Listener {
         }
         job.state = job.left ? "left" : switch (code) {
             case 0 -> "completed";
-            case 3 -> job.cause != null ? "cancelled" : "stopped";
+            case 3 -> "stopped";
             default -> "failed";
         };
         if (code == 1 && run.failure() != null && job.cause == null) {

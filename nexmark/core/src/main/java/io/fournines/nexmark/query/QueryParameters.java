@@ -1,7 +1,7 @@
 package io.fournines.nexmark.query;
 
 /**
- * The parameters the queries take; each query reads only its own (see {@link Queries#create}).
+ * The parameters the queries take; each query reads only its own (the registry, {@link QueryRegistry}, says which).
  *
  * @param windowMs      window size: Q4 and Q5 (sliding), Q7 and Q8 (tumbling)
  * @param slideMs       slide: Q4 and Q5; Q6's frame (how long closed auctions are gathered)

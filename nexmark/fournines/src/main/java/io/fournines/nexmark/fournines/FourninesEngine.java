@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -47,7 +48,8 @@ final class FourninesEngine implements EngineAdapter {
 
     /** Null when this member runs the job alone. */
     private final ClusterPart cluster;
-    private final PrintStream err;
+    /** Active-active: sends the results to the consumer; null otherwise. */
+    private final ResultForwarder forwarder;
     private volatile Running running;
     /** A failure from elsewhere (another member failed, or this one was dropped), which may come before the job starts here. */
     private volatile Throwable externalFailure;
@@ -55,7 +57,9 @@ final class FourninesEngine implements EngineAdapter {
     /** @param cluster this member's part of a job every member of it runs; null: this member alone */
     FourninesEngine(ClusterPart cluster, PrintStream err) {
         this.cluster = cluster;
-        this.err = err;
+        // Connected now, before the start instant, so the consumer learns it in time to start its logs exactly then.
+        this.forwarder = cluster == null || cluster.copy() == null ? null
+                : new ResultForwarder(cluster.copy(), cluster.member(), cluster.members(), err);
     }
 
     @Override
@@ -113,8 +117,6 @@ final class FourninesEngine implements EngineAdapter {
         private final ScheduleMonitor monitor = new ScheduleMonitor();
         private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
         private final KafkaLoad kafka;
-        /** Active-active: sends the results to the consumer; null otherwise. */
-        private final ResultForwarder forwarder;
         /** Completes exceptionally when the job fails, here or (on a cluster) elsewhere. */
         private final CompletableFuture<Void> ended = new CompletableFuture<>();
         /** The restarts after lost members, as member.json lists them. */
@@ -128,9 +130,6 @@ final class FourninesEngine implements EngineAdapter {
         Running(Scenario scenario, Path dir) throws Exception {
             this.scenario = scenario;
             this.kafka = scenario.source().equals(Scenario.KAFKA) ? new KafkaLoad(scenario, dir) : null;
-            // Connected before the start instant, so the consumer learns it in time to start its logs exactly then.
-            this.forwarder = cluster == null || cluster.copy() == null ? null
-                    : new ResultForwarder(cluster.copy(), cluster.member(), cluster.members(), err);
             this.engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(scenario.threads()));
         }
 
@@ -275,6 +274,12 @@ final class FourninesEngine implements EngineAdapter {
 
         @Override
         public void describe(ObjectNode m) {
+            Map<String, Object> settings = new LinkedHashMap<>();
+            settings.put("engine_version", "fournines reference engine (this checkout)");
+            settings.put("cooperative_threads", scenario.threads());
+            settings.put("api", "Pipeline API");
+            settings.put("processing_guarantee", scenario.guarantee().spelled());
+            m.putPOJO("engine_settings", settings);
             Map<String, Long> jobMetrics = job.metrics();
             // Partial aggregates dropped by a window's second stage because their window had already been emitted.
             m.put("late_window_partials", sumOf(jobMetrics, ".lateFrames"));
