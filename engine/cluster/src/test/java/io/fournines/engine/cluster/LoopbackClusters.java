@@ -1,10 +1,12 @@
 package io.fournines.engine.cluster;
 
-import java.io.OutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -21,26 +23,48 @@ final class LoopbackClusters implements AutoCloseable {
         }
     };
 
+    static final ClusterSecret SECRET = ClusterSecret.of("loopback-clusters-test-secret", "test");
+
     private final List<Cluster> clusters = new ArrayList<>();
+    private final List<ByteArrayOutputStream> logs = new ArrayList<>();
 
     /** Joins {@code n} members, member i with {@code listeners.apply(i)}; returns when all have joined. */
     List<Cluster> join(int n, IntFunction<Cluster.Listener> listeners) throws Exception {
+        Attempt attempt = attempt(n, listeners, i -> SECRET, 10_000);
+        for (int m = 0; m < n; m++) {
+            if (attempt.failures()[m] != null) {
+                throw new IllegalStateException("member " + m + " did not join", attempt.failures()[m]);
+            }
+        }
+        return attempt.joined();
+    }
+
+    /** How {@code n} members trying to join came out: each one's cluster, or why it did not join. */
+    record Attempt(List<Cluster> joined, Exception[] failures) {
+    }
+
+    /** {@code n} members try to join, member i with {@code secrets.apply(i)}; returns when each has joined or given up. */
+    Attempt attempt(int n, IntFunction<Cluster.Listener> listeners, IntFunction<ClusterSecret> secrets, long joinTimeoutMillis) throws Exception {
         List<InetSocketAddress> members = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             try (ServerSocket s = new ServerSocket(0)) {
                 members.add(new InetSocketAddress("127.0.0.1", s.getLocalPort()));
             }
         }
-        ClusterSecret secret = ClusterSecret.of("loopback-clusters-test-secret", "test");
-        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         List<Thread> joining = new ArrayList<>();
         Cluster[] joined = new Cluster[n];
         Exception[] failed = new Exception[n];
+        int first = logs.size();
+        for (int m = 0; m < n; m++) {
+            logs.add(new ByteArrayOutputStream());
+        }
         for (int m = 0; m < n; m++) {
             int index = m;
+            PrintStream log = new PrintStream(logs.get(first + m), true, StandardCharsets.UTF_8);
             Thread t = new Thread(() -> {
                 try {
-                    joined[index] = Cluster.join(new ClusterConfig(members, index, secret, 50, 1_000, 10_000), listeners.apply(index), quiet);
+                    joined[index] = Cluster.join(new ClusterConfig(members, index, secrets.apply(index), 50, 1_000, joinTimeoutMillis),
+                            listeners.apply(index), log);
                 } catch (Exception e) {
                     failed[index] = e;
                 }
@@ -51,13 +75,19 @@ final class LoopbackClusters implements AutoCloseable {
         for (Thread t : joining) {
             t.join();
         }
-        for (int m = 0; m < n; m++) {
-            if (failed[m] != null) {
-                throw new IllegalStateException("member " + m + " did not join", failed[m]);
+        List<Cluster> ok = new ArrayList<>();
+        for (Cluster c : joined) {
+            if (c != null) {
+                ok.add(c);
             }
         }
-        clusters.addAll(List.of(joined));
-        return List.of(joined);
+        clusters.addAll(ok);
+        return new Attempt(Arrays.asList(joined), failed);
+    }
+
+    /** What the {@code i}th member joined so far (over all calls) wrote to its log. */
+    String log(int i) {
+        return logs.get(i).toString(StandardCharsets.UTF_8);
     }
 
     @Override

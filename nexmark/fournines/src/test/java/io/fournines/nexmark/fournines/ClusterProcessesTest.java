@@ -537,20 +537,6 @@ class ClusterProcessesTest {
     }
 
     @Test
-    void aMemberWithTheWrongSecretIsRefused() throws Exception {
-        String members = freeAddresses(2);
-        start("member-0", FourninesMember.class.getName(), "serve", "--index", "0", "--members", members, "--secret-file",
-                secretFile(SECRET).toString(), "--out", dir.resolve("out-0").toString());
-        Process intruder = start("member-1", FourninesMember.class.getName(), "serve", "--index", "1", "--members", members, "--secret-file",
-                secretFile("not-the-cluster-secret-42").toString(), "--out", dir.resolve("out-1").toString());
-        assertThat(intruder.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(intruder.exitValue()).isEqualTo(1);
-        assertThat(log("member-1")).contains("member 0 (" + members.split(",")[0] + ") refused this member").contains("wrong secret");
-        assertThat(log("member-0")).contains("refused a connection").contains("does not know the cluster secret");
-        assertThat(Files.readString(dir.resolve("member-0.out"))).doesNotContain("ready");
-    }
-
-    @Test
     void aFrozenMemberIsLostAfterTheFailureTimeout() throws Exception {
         String members = freeAddresses(2);
         int timeoutMs = 2_000;
