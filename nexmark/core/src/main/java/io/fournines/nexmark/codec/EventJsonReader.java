@@ -10,11 +10,19 @@ import io.fournines.nexmark.model.Bid;
 import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.model.Person;
 
-import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.Reader;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,6 +32,9 @@ import java.util.function.Consumer;
  * Reads the JSON Lines form written by {@link EventJsonWriter}. Every field of the event is
  * required, typed (integers must be integers that fit a long; strings must be strings) and unknown
  * fields are errors, so a typo never silently becomes a default. Blank lines are skipped.
+ *
+ * <p>The input is bytes, decoded line by line as strict UTF-8: a line that is not UTF-8 is a
+ * malformed line like any other, named by its number, never silently replaced.
  *
  * <p>A strict reader throws {@link MalformedEventException} at the first bad line; a skipping
  * reader hands each bad line's exception to a callback, counts it and moves on.
@@ -47,24 +58,30 @@ public final class EventJsonReader implements Closeable {
             "auction", FieldType.LONG, "bidder", FieldType.LONG, "price", FieldType.LONG,
             "dateTime", FieldType.LONG, "extra", FieldType.STRING);
 
-    private final BufferedReader in;
+    private final InputStream in;
+    private final byte[] buffer = new byte[1 << 16];
+    private int position;
+    private int limit;
+    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
     /** Null for a strict reader. */
     private final Consumer<MalformedEventException> onBadLine;
     private long lineNumber;
     private long badLines;
 
-    private EventJsonReader(Reader in, Consumer<MalformedEventException> onBadLine) {
-        this.in = in instanceof BufferedReader buffered ? buffered : new BufferedReader(in, 1 << 16);
+    private EventJsonReader(InputStream in, Consumer<MalformedEventException> onBadLine) {
+        this.in = in;
         this.onBadLine = onBadLine;
     }
 
     /** A reader that throws {@link MalformedEventException} at the first malformed line. */
-    public static EventJsonReader strict(Reader in) {
+    public static EventJsonReader strict(InputStream in) {
         return new EventJsonReader(in, null);
     }
 
     /** A reader that passes each malformed line's error to {@code onBadLine}, counts it and skips it. */
-    public static EventJsonReader skippingBad(Reader in, Consumer<MalformedEventException> onBadLine) {
+    public static EventJsonReader skippingBad(InputStream in, Consumer<MalformedEventException> onBadLine) {
         if (onBadLine == null) {
             throw new IllegalArgumentException("onBadLine must not be null; use strict() to fail on bad lines");
         }
@@ -77,14 +94,15 @@ public final class EventJsonReader implements Closeable {
      * @throws MalformedEventException (strict reader only) on a line that is not a valid event
      */
     public Event read() {
-        String line;
-        while ((line = readLine()) != null) {
+        byte[] bytes;
+        while ((bytes = readLine()) != null) {
             lineNumber++;
-            if (line.isBlank()) {
-                continue;
-            }
             try {
-                return parse(line);
+                String text = decode(bytes);
+                if (text.isBlank()) {
+                    continue;
+                }
+                return parse(text);
             } catch (MalformedEventException e) {
                 if (onBadLine == null) {
                     throw e;
@@ -110,12 +128,56 @@ public final class EventJsonReader implements Closeable {
         }
     }
 
-    private String readLine() {
+    /** The next line's bytes without its end ({@code \n} or {@code \r\n}); null at the end of the input. */
+    private byte[] readLine() {
+        line.reset();
         try {
-            return in.readLine();
+            while (true) {
+                if (position == limit) {
+                    limit = Math.max(0, in.read(buffer));
+                    position = 0;
+                    if (limit == 0) {
+                        if (line.size() == 0) {
+                            return null;
+                        }
+                        break;
+                    }
+                }
+                int start = position;
+                while (position < limit && buffer[position] != '\n') {
+                    position++;
+                }
+                line.write(buffer, start, position - start);
+                if (position < limit) {
+                    position++;
+                    break;
+                }
+            }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("cannot read line " + (lineNumber + 1) + ": " + e.getMessage(), e);
         }
+        byte[] bytes = line.toByteArray();
+        int n = bytes.length;
+        return n > 0 && bytes[n - 1] == '\r' ? Arrays.copyOf(bytes, n - 1) : bytes;
+    }
+
+    private String decode(byte[] bytes) {
+        try {
+            return utf8.decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            int at = firstInvalidByte(bytes);
+            throw new MalformedEventException(lineNumber, null,
+                    "not UTF-8: byte 0x" + String.format("%02X", bytes[at] & 0xff) + " at byte " + (at + 1) + " of the line");
+        }
+    }
+
+    /** Where strict decoding of {@code bytes} first fails. */
+    private int firstInvalidByte(byte[] bytes) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        utf8.reset();
+        CoderResult result = utf8.decode(in, out, true);
+        return result.isError() ? in.position() : 0;
     }
 
     private Event parse(String line) {

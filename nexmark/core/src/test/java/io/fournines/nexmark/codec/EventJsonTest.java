@@ -10,8 +10,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.StringReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,7 +53,7 @@ class EventJsonTest {
             events.forEach(writer::write);
         }
         assertThat(out.toString().lines()).hasSize(events.size());
-        EventJsonReader reader = EventJsonReader.strict(new StringReader(out.toString()));
+        EventJsonReader reader = EventJsonReader.strict(utf8(out.toString()));
         for (Event event : events) {
             assertThat(reader.read()).isEqualTo(event);
         }
@@ -76,7 +79,7 @@ class EventJsonTest {
     })
     void malformedLinesNameTheLineAndTheField(String why, String line, String field, String reason) {
         String input = GOOD_BID + "\n" + line + "\n";
-        EventJsonReader reader = EventJsonReader.strict(new StringReader(input));
+        EventJsonReader reader = EventJsonReader.strict(utf8(input));
         assertThat(reader.read()).isNotNull();
         MalformedEventException error = catchThrowableOfType(MalformedEventException.class, reader::read);
         assertThat(error).as(why).isNotNull();
@@ -90,10 +93,10 @@ class EventJsonTest {
     void aSecondEventOrTrailingContentOnALineIsAnError() {
         String twoEvents = "{\"bid\":" + GOOD_BID.substring(7, GOOD_BID.length() - 1) + ",\"person\":{}}";
         MalformedEventException error = catchThrowableOfType(MalformedEventException.class,
-                () -> EventJsonReader.strict(new StringReader(twoEvents)).read());
+                () -> EventJsonReader.strict(utf8(twoEvents)).read());
         assertThat(error).hasMessage("line 1: a line holds one event, found a second: person");
         error = catchThrowableOfType(MalformedEventException.class,
-                () -> EventJsonReader.strict(new StringReader(GOOD_BID + " {}")).read());
+                () -> EventJsonReader.strict(utf8(GOOD_BID + " {}")).read());
         assertThat(error).hasMessage("line 1: content after the event");
     }
 
@@ -106,7 +109,7 @@ class EventJsonTest {
                 + "garbage\n"
                 + GOOD_BID + "\n";
         List<MalformedEventException> setAside = new ArrayList<>();
-        EventJsonReader reader = EventJsonReader.skippingBad(new StringReader(input), setAside::add);
+        EventJsonReader reader = EventJsonReader.skippingBad(utf8(input), setAside::add);
         int events = 0;
         while (reader.read() != null) {
             events++;
@@ -115,5 +118,27 @@ class EventJsonTest {
         assertThat(reader.badLines()).isEqualTo(2);
         assertThat(setAside).extracting(MalformedEventException::lineNumber).containsExactly(2L, 5L);
         assertThat(setAside).extracting(MalformedEventException::field).containsExactly("bid.price", null);
+    }
+
+    /** A line with a byte that is not UTF-8 is malformed like any other: named, skipped and counted; the lines around it are read. */
+    @Test
+    void aLineThatIsNotUtf8IsAMalformedLine() {
+        byte[] good = (GOOD_BID + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] bad = "{\"bid\":{\"extra\":\"caf\u00e9\"}}\n".getBytes(StandardCharsets.ISO_8859_1);
+        ByteArrayOutputStream input = new ByteArrayOutputStream();
+        input.writeBytes(good);
+        input.writeBytes(bad);
+        input.writeBytes(good);
+        List<MalformedEventException> setAside = new ArrayList<>();
+        EventJsonReader reader = EventJsonReader.skippingBad(new ByteArrayInputStream(input.toByteArray()), setAside::add);
+        assertThat(reader.read()).isNotNull();
+        assertThat(reader.read()).isNotNull();
+        assertThat(reader.read()).isNull();
+        assertThat(setAside).singleElement().extracting(Throwable::getMessage)
+                .isEqualTo("line 2: not UTF-8: byte 0xE9 at byte 21 of the line");
+    }
+
+    private static InputStream utf8(String text) {
+        return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
     }
 }

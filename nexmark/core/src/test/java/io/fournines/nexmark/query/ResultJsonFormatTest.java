@@ -20,7 +20,7 @@ class ResultJsonFormatTest {
                 Arguments.of(new LocalItemSuggestion("N", "C", "OR", 9), "{\"name\":\"N\",\"city\":\"C\",\"state\":\"OR\",\"id\":9}"),
                 Arguments.of(new CategoryAverage(0, 10, 11, 7), "{\"start\":0,\"end\":10,\"category\":11,\"average\":7}"),
                 Arguments.of(new HotItem(0, 10, 1000, 3), "{\"start\":0,\"end\":10,\"auction\":1000,\"count\":3}"),
-                Arguments.of(new SellerAverage(1000, 7, 5), "{\"seller\":1000,\"average\":7,\"dateTime\":5}"),
+                Arguments.of(new SellerAverage(1000, 1001, 7, 5), "{\"seller\":1000,\"auction\":1001,\"average\":7,\"dateTime\":5}"),
                 Arguments.of(new HighestBid(0, 10, 1, 2, 3, 4),
                         "{\"start\":0,\"end\":10,\"auction\":1,\"bidder\":2,\"price\":3,\"dateTime\":4}"),
                 Arguments.of(new NewUserAuction(0, 10, 1000, "N", 5), "{\"start\":0,\"end\":10,\"id\":1000,\"name\":\"N\",\"reserve\":5}"),

@@ -8,7 +8,6 @@ import io.fournines.nexmark.driver.latency.WindowLatencyRecorder;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -52,7 +51,7 @@ public final class DriverRun implements StoppableRun {
         return finished.await(seconds, TimeUnit.SECONDS);
     }
 
-    /** @return 0 completed; 1 the job failed (cause on {@code err}); 3 stopped early, or never taken into the job */
+    /** @return 0 completed; 1 the job failed or a result file could not be written (cause on {@code err}); 3 stopped early, or never taken into the job */
     @Override
     public int run(PrintStream err) throws Exception {
         String who = engine.name() + " member: ";
@@ -61,9 +60,9 @@ public final class DriverRun implements StoppableRun {
         try (EngineAdapter.Running running = engine.start(scenario, dir)) {
             long lateNanos = running.joinedLateNanos();
             long warmupMillis = Math.max(0, Math.round(scenario.warmupSeconds() * 1_000) - lateNanos / 1_000_000);
-            try (LatencyLogs logs = LatencyLogs.startUnticked(warmupMillis);
-                 PrintWriter throughput = RunSampler.csv(dir, "throughput.csv", "time_s,events,events_per_s");
-                 PrintWriter cpu = RunSampler.csv(dir, "cpu.csv", "time_s,cpu_seconds")) {
+            try (LatencyLogs logs = LatencyLogs.start(warmupMillis);
+                 CsvFile throughput = CsvFile.create(dir, "throughput.csv", "time_s,events,events_per_s");
+                 CsvFile cpu = CsvFile.create(dir, "cpu.csv", "time_s,cpu_seconds")) {
                 LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
                 WindowLatencyRecorder windows = scenario.windowed()
                         ? new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock()) : null;
@@ -96,6 +95,10 @@ public final class DriverRun implements StoppableRun {
                 out.flush();
                 return 0;
             }
+        } catch (IOException e) {
+            // A result file that could not be written (a full disk): the run has lost data and must not pass.
+            err.println(who + e.getMessage());
+            return 1;
         } finally {
             if (run != null) {
                 run.unregister();
@@ -133,6 +136,11 @@ public final class DriverRun implements StoppableRun {
             m.put("window_results_after_completion", windows.lateResults());
         }
         running.describe(m);
-        Files.writeString(dir.resolve("member.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
+        Path file = dir.resolve("member.json");
+        try {
+            Files.writeString(file, json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
+        } catch (IOException e) {
+            throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
     }
 }

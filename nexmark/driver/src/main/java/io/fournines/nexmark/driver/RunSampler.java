@@ -6,11 +6,7 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +26,8 @@ public final class RunSampler {
     private final double warmupSeconds;
     private final double targetRate;
     private final LatencyLog latency;
-    private final PrintWriter throughput;
-    private final PrintWriter cpu;
+    private final CsvFile throughput;
+    private final CsvFile cpu;
     private final PrintStream out;
     private final LongSupplier generated;
     private final LongSupplier processed;
@@ -50,7 +46,7 @@ public final class RunSampler {
      * @param processed   events that reached the query's first stage so far
      * @param behindNanos how far the generator is behind its schedule now, ≥ 0
      */
-    public RunSampler(long t0Nanos, double warmupSeconds, double targetRate, LatencyLog latency, PrintWriter throughput, PrintWriter cpu,
+    public RunSampler(long t0Nanos, double warmupSeconds, double targetRate, LatencyLog latency, CsvFile throughput, CsvFile cpu,
                       PrintStream out, LongSupplier generated, LongSupplier processed, LongSupplier behindNanos) {
         this.t0Nanos = t0Nanos;
         this.warmupSeconds = warmupSeconds;
@@ -65,14 +61,6 @@ public final class RunSampler {
         this.lastNanos = t0Nanos;
     }
 
-    /** Creates {@code dir/name} with its header line. */
-    public static PrintWriter csv(Path dir, String name, String header) throws IOException {
-        PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve(name), StandardCharsets.UTF_8));
-        w.println(header);
-        w.flush();
-        return w;
-    }
-
     /**
      * Each second of the run until {@code endNanos}: one latency interval in every log of
      * {@code logs}, then one {@link #sample()}; returns early when {@code wake} opens (the job
@@ -81,7 +69,7 @@ public final class RunSampler {
      *
      * @return true when woken before the end
      */
-    public boolean everySecondUntil(long endNanos, LatencyLogs logs, CountDownLatch wake) throws InterruptedException {
+    public boolean everySecondUntil(long endNanos, LatencyLogs logs, CountDownLatch wake) throws InterruptedException, IOException {
         // From the next whole second since t0: a member that joined late starts on the run's timeline.
         for (long tick = (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1; ; tick = Math.max(tick + 1, (System.nanoTime() - t0Nanos) / NANOS_PER_SECOND + 1)) {
             long due = Math.min(t0Nanos + tick * NANOS_PER_SECOND, endNanos);
@@ -96,7 +84,8 @@ public final class RunSampler {
         }
     }
 
-    public void sample() {
+    /** One sample; an error writing a file fails it, naming the file. */
+    public void sample() throws IOException {
         long now = System.nanoTime();
         long generatedNow = generated.getAsLong();
         long processedNow = processed.getAsLong();
@@ -108,10 +97,8 @@ public final class RunSampler {
             generatedAtWarmupEnd = lastGenerated;
             warmupEndNanos = lastNanos;
         }
-        throughput.printf(Locale.ROOT, "%.3f,%d,%.1f%n", elapsed, processedNow, (processedNow - lastProcessed) / interval);
-        throughput.flush();
-        cpu.printf(Locale.ROOT, "%.3f,%.3f%n", elapsed, OS.getProcessCpuTime() / 1e9);
-        cpu.flush();
+        throughput.row("%.3f,%d,%.1f", elapsed, processedNow, (processedNow - lastProcessed) / interval);
+        cpu.row("%.3f,%.3f", elapsed, OS.getProcessCpuTime() / 1e9);
         Histogram last = latency.lastInterval();
         boolean any = last != null && last.getTotalCount() > 0;
         out.printf(Locale.ROOT, "{\"type\":\"progress\",\"elapsed_s\":%.3f,\"phase\":\"%s\",\"target_rate\":%s,\"achieved_rate\":%.1f,"

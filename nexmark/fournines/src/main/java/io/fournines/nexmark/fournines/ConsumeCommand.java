@@ -3,6 +3,7 @@ package io.fournines.nexmark.fournines;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fournines.engine.cluster.ClusterConfig;
+import io.fournines.nexmark.driver.CsvFile;
 import io.fournines.nexmark.driver.RunFiles;
 import io.fournines.nexmark.driver.RunSampler;
 import io.fournines.nexmark.driver.Scenario;
@@ -14,9 +15,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.PrintWriter;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +30,7 @@ import java.util.concurrent.TimeUnit;
             "that output's latency: latency.hlog, completion.hlog (windowed queries), throughput.csv (results received, kept),",
             "cpu.csv and consumer.json in DIR, a progress line each second. Prints {\"type\":\"ready\",\"consumer\":\"HOST:PORT\"} once",
             "listening; starts measuring at the copies' start instant (from the first member that connects) and stops after",
-            "warmup_s + duration_s. Exit: 0 done, 2 bad arguments or scenario, 3 stopped early."})
+            "warmup_s + duration_s. Exit: 0 done, 1 a result file could not be written, 2 bad arguments or scenario, 3 stopped early."})
 final class ConsumeCommand implements Callable<Integer> {
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -79,6 +81,10 @@ final class ConsumeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             return consume(scenario, address, wake);
+        } catch (IOException e) {
+            // A result file that could not be written: the run has lost data and must not pass.
+            System.err.println("consumer: " + e.getMessage());
+            return 1;
         } finally {
             finished.countDown();
         }
@@ -105,9 +111,9 @@ final class ConsumeCommand implements Callable<Integer> {
     }
 
     private int measure(ResultConsumer consumer, Scenario scenario, CountDownLatch wake) throws Exception {
-        try (LatencyLogs logs = LatencyLogs.startUnticked(Math.round(scenario.warmupSeconds() * 1_000));
-             PrintWriter throughput = RunSampler.csv(files.out, "throughput.csv", "time_s,events,events_per_s");
-             PrintWriter cpu = RunSampler.csv(files.out, "cpu.csv", "time_s,cpu_seconds")) {
+        try (LatencyLogs logs = LatencyLogs.start(Math.round(scenario.warmupSeconds() * 1_000));
+             CsvFile throughput = CsvFile.create(files.out, "throughput.csv", "time_s,events,events_per_s");
+             CsvFile cpu = CsvFile.create(files.out, "cpu.csv", "time_s,cpu_seconds")) {
             long t0Nanos = System.nanoTime();
             LatencyLog latency = logs.open(files.out.resolve("latency.hlog"));
             WindowLatencyRecorder windows = scenario.windowed()
@@ -124,7 +130,12 @@ final class ConsumeCommand implements Callable<Integer> {
             ObjectNode m = consumer.describe(json);
             m.put("started_at_micros", logs.startMicros());
             m.put("latency_values_clamped", latency.clampedValues());
-            Files.writeString(files.out.resolve("consumer.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
+            Path summary = files.out.resolve("consumer.json");
+            try {
+                Files.writeString(summary, json.writerWithDefaultPrettyPrinter().writeValueAsString(m) + "\n");
+            } catch (IOException e) {
+                throw new IOException("cannot write " + summary + ": " + e.getMessage(), e);
+            }
             if (stopped) {
                 System.err.println("consumer: stopped before the end of the run");
                 return 3;

@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,6 +47,26 @@ class MemberRunTest {
         }
         assertThat(exit).isEqualTo(expectedExit);
         return stdout.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    /** A result file on a full disk fails the run naming it, and the member never says done. */
+    @ParameterizedTest
+    @ValueSource(strings = {"latency.hlog", "throughput.csv", "member.json"})
+    void aResultFileThatCannotBeWrittenFailsTheRunNamingIt(String name) throws IOException {
+        Path full = Path.of("/dev/full");
+        Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
+        Files.createSymbolicLink(dir.resolve(name), full);
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        List<String> lines;
+        try {
+            lines = run(scenario("{\"name\":\"q1\"}"), 1);
+        } finally {
+            System.setErr(original);
+        }
+        assertThat(lines).doesNotContain("{\"type\":\"done\"}");
+        assertThat(stderr.toString(StandardCharsets.UTF_8)).contains("cannot write " + dir.resolve(name)).contains("No space left on device");
     }
 
     @Test

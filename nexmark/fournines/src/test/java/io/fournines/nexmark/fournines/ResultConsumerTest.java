@@ -32,7 +32,7 @@ class ResultConsumerTest {
     @Test
     void keepsTheFirstCopyOfEachWindowAndKeyAndGoesOnWhenACopyDies() throws Exception {
         ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-        try (LatencyLogs logs = LatencyLogs.startUnticked(0);
+        try (LatencyLogs logs = LatencyLogs.start(0);
              ResultConsumer consumer = new ResultConsumer(new InetSocketAddress("127.0.0.1", 0), 2, 1, true,
                      new ResultConsumer.ResultRecord(dir), new PrintStream(errBytes, true, StandardCharsets.UTF_8))) {
             WindowLatencyRecorder windows = new WindowLatencyRecorder(logs.open(dir.resolve("latency.hlog")),

@@ -25,10 +25,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -53,11 +52,11 @@ final class QueryCommand implements Callable<Integer> {
     private static final int BAD_LINES_SHOWN = 10;
     private static final Comparator<Object> WINDOW_ORDER = RecordOrder.INSTANCE;
     /**
-     * Q6's averages form a sequence per seller, which the engine emits in order: a stable sort by
-     * close time and seller keeps it, where sorting by every field would not.
+     * Q6's averages form a sequence per seller in close order, auction id breaking ties in a
+     * millisecond (SellerAverage); sorting by every field would not keep it.
      */
-    private static final Comparator<Object> CLOSE_ORDER =
-            Comparator.comparingLong((Object r) -> ((SellerAverage) r).dateTime()).thenComparingLong(r -> ((SellerAverage) r).seller());
+    private static final Comparator<Object> CLOSE_ORDER = Comparator.comparingLong((Object r) -> ((SellerAverage) r).dateTime())
+            .thenComparingLong(r -> ((SellerAverage) r).seller()).thenComparingLong(r -> ((SellerAverage) r).auction());
 
     @Spec
     CommandSpec spec;
@@ -111,6 +110,9 @@ final class QueryCommand implements Callable<Integer> {
             err.println(input + ": " + e.getMessage());
             return 1;
         }
+        if (events.isEmpty()) {
+            err.println(input + ": warning: no events in the input" + (badLines == 0 ? "" : ", only malformed lines"));
+        }
         List<?> results = run(parameters, events);
         try (Writer writer = openOutput()) {
             write(results, writer);
@@ -146,12 +148,12 @@ final class QueryCommand implements Callable<Integer> {
     }
 
     private EventJsonReader openReader(PrintWriter err) throws IOException {
-        BufferedReader in;
+        InputStream in;
         if (input.equals("-")) {
-            in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 16);
+            in = System.in;
         } else {
             try {
-                in = Files.newBufferedReader(Path.of(input), StandardCharsets.UTF_8);
+                in = Files.newInputStream(Path.of(input));
             } catch (NoSuchFileException e) {
                 throw new ParameterException(spec.commandLine(), "--input: no such file: " + input);
             }

@@ -64,7 +64,7 @@ public final class Q6AverageSellingPriceBySeller implements NexmarkQuery<SellerA
                 }
                 prices.addLast(won.result().price());
                 sum += won.result().price();
-                out.add(new SellerAverage(seller, sum / prices.size(), won.key().expires()));
+                out.add(new SellerAverage(seller, won.key().id(), sum / prices.size(), won.key().expires()));
             }
             return out;
         }

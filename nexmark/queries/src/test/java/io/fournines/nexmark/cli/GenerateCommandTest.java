@@ -11,7 +11,6 @@ import picocli.CommandLine;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -37,7 +36,7 @@ class GenerateCommandTest {
 
         assertThat(exit).isZero();
         NexmarkGenerator generator = new NexmarkGenerator(GeneratorConfig.defaults(11).withKeys(500).withRate(1000));
-        try (EventJsonReader reader = EventJsonReader.strict(Files.newBufferedReader(out, StandardCharsets.UTF_8))) {
+        try (EventJsonReader reader = EventJsonReader.strict(Files.newInputStream(out))) {
             for (long i = 0; i < 3000; i++) {
                 Event event = reader.read();
                 assertThat(event).isEqualTo(generator.event(i));

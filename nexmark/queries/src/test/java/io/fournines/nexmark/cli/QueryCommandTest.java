@@ -5,6 +5,8 @@ import io.fournines.nexmark.codec.EventJsonReader;
 import io.fournines.nexmark.codec.EventJsonWriter;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
+import io.fournines.nexmark.model.Auction;
+import io.fournines.nexmark.model.Bid;
 import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.query.HotItem;
 import io.fournines.nexmark.query.RecordOrder;
@@ -12,9 +14,12 @@ import io.fournines.nexmark.query.reference.Q5Reference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -54,12 +59,82 @@ class QueryCommandTest {
         return cli.execute(args);
     }
 
+    /** Invalid UTF-8 in the input names its line, from a file or standard input alike, and --skip-bad skips and counts it. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void invalidUtf8IsAMalformedLineFromAFileOrStandardInput(boolean fromStandardInput) throws IOException {
+        byte[] lines = Files.readAllBytes(input);
+        int secondLine = indexOf(lines, (byte) '\n') + 1;
+        lines[secondLine + 2] = (byte) 0xFF;
+        Path bad = dir.resolve("bad.jsonl");
+        Files.write(bad, lines);
+        String in = fromStandardInput ? "-" : bad.toString();
+        InputStream original = System.in;
+        try {
+            System.setIn(Files.newInputStream(bad));
+            assertThat(run("query", "q1", "--input", in, "--out", dir.resolve("strict.jsonl").toString())).isEqualTo(1);
+            assertThat(err.toString()).contains(in + ": line 2: not UTF-8: byte 0xFF at byte 3 of the line");
+            System.setIn(Files.newInputStream(bad));
+            assertThat(run("query", "q1", "--input", in, "--out", dir.resolve("skipped.jsonl").toString(), "--skip-bad")).isZero();
+            assertThat(err.toString()).contains("skipped line 2: not UTF-8").contains(String.format("%,d events in", events.size() - 1))
+                    .contains("1 malformed lines skipped");
+        } finally {
+            System.setIn(original);
+        }
+    }
+
+    @Test
+    void anEmptyInputIsAWarning() throws IOException {
+        Path empty = Files.createFile(dir.resolve("empty.jsonl"));
+        assertThat(run("query", "q5", "--input", empty.toString(), "--out", dir.resolve("q5.jsonl").toString())).isZero();
+        assertThat(err.toString()).contains(empty + ": warning: no events in the input");
+    }
+
+    private static int indexOf(byte[] bytes, byte b) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Many sellers each close two auctions in the same millisecond, with different winning prices,
+     * so each seller's two averages differ and their order shows: on several worker threads every
+     * run gives the same output, in auction-id order within the millisecond.
+     */
+    @Test
+    void q6OrdersAuctionsClosingInTheSameMillisecondByAuctionIdEveryRun() throws IOException {
+        Path ties = dir.resolve("ties.jsonl");
+        try (EventJsonWriter writer = new EventJsonWriter(Files.newBufferedWriter(ties, StandardCharsets.UTF_8))) {
+            for (long seller = 1; seller <= 300; seller++) {
+                for (long k = 0; k < 2; k++) {
+                    long auction = 1_000 + 2 * seller + k;
+                    writer.write(new Auction(auction, "item", "desc", 1, 0, 0, 500, seller, 1, ""));
+                    writer.write(new Bid(auction, 7, 10 + 90 * k, 100, ""));
+                }
+            }
+        }
+        List<List<String>> outputs = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            Path out = dir.resolve("q6-" + r + ".jsonl");
+            assertThat(run("query", "q6", "--input", ties.toString(), "--out", out.toString(), "--threads", "4", "--slide-ms", "1000")).isZero();
+            outputs.add(Files.readAllLines(out));
+        }
+        assertThat(outputs.get(0)).hasSize(600).contains("{\"seller\":1,\"auction\":1002,\"average\":10,\"dateTime\":500}",
+                "{\"seller\":1,\"auction\":1003,\"average\":55,\"dateTime\":500}");
+        assertThat(outputs.get(0).indexOf("{\"seller\":1,\"auction\":1002,\"average\":10,\"dateTime\":500}"))
+                .isLessThan(outputs.get(0).indexOf("{\"seller\":1,\"auction\":1003,\"average\":55,\"dateTime\":500}"));
+        assertThat(outputs).allMatch(o -> o.equals(outputs.get(0)));
+    }
+
     @Test
     void q0WritesTheInputBackInInputOrder() throws IOException {
         Path out = dir.resolve("q0.jsonl");
         assertThat(run("query", "q0", "--input", input.toString(), "--out", out.toString(), "--threads", "3")).isZero();
         List<Event> read = new ArrayList<>();
-        try (EventJsonReader reader = EventJsonReader.strict(Files.newBufferedReader(out))) {
+        try (EventJsonReader reader = EventJsonReader.strict(Files.newInputStream(out))) {
             for (Event e; (e = reader.read()) != null; ) {
                 read.add(e);
             }

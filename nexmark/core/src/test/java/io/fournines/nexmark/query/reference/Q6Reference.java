@@ -34,7 +34,7 @@ public final class Q6Reference {
                     count++;
                 }
             }
-            results.add(new SellerAverage(seller, sum / count, current.auction().expires()));
+            results.add(new SellerAverage(seller, current.auction().id(), sum / count, current.auction().expires()));
         }
         return results;
     }

@@ -148,7 +148,7 @@ class ReferenceQueriesTest {
                         65L,   // 20 + ... + 110 over 10
                         75L);  // 30 + ... + 120 over 10
         assertThat(results).filteredOn(r -> r.seller() == 2)
-                .containsExactly(new SellerAverage(2, 7, 35), new SellerAverage(2, 7, 35));
+                .containsExactly(new SellerAverage(2, 100, 7, 35), new SellerAverage(2, 101, 7, 35));
         assertThat(results).extracting(SellerAverage::dateTime).isSorted();
     }
 

@@ -1,5 +1,6 @@
 package io.fournines.nexmark.driver.latency;
 
+import io.fournines.nexmark.driver.CheckedFile;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
@@ -7,9 +8,7 @@ import org.HdrHistogram.Recorder;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -17,7 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
  * One latency distribution over time: values in microseconds, recorded from any number of threads
  * into an HdrHistogram {@link Recorder} (wait-free for recorders), and written as an interval log
  * (.hlog, {@link HistogramLogWriter} format, readable by {@code HistogramLogProcessor}) each time
- * {@link LatencyLogs} ticks.
+ * {@link LatencyLogs} ticks. A write error (a full disk) is an IOException naming the file: a log
+ * that lost intervals must fail its run, not pass for a complete one.
  *
  * <p>Warm-up: an interval that starts before the warm-up end is written with the tag
  * {@value #WARMUP_TAG}; measured intervals are untagged. HistogramLogProcessor and other readers
@@ -38,6 +38,7 @@ public final class LatencyLog {
     private final EpochClock clock;
     private final long warmupEndMicros;
     private final Recorder recorder = new Recorder(1, HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
+    private final CheckedFile file;
     private final PrintStream out;
     private final HistogramLogWriter writer;
     private final LongAdder clamped = new LongAdder();
@@ -47,17 +48,13 @@ public final class LatencyLog {
     private long intervalStartMicros;
     private boolean closed;
 
-    LatencyLog(Path file, EpochClock clock, long startMicros, long warmupEndMicros) {
+    LatencyLog(Path path, EpochClock clock, long startMicros, long warmupEndMicros) throws IOException {
         this.clock = clock;
         this.startMicros = startMicros;
         this.intervalStartMicros = clock.nowMicros();
         this.warmupEndMicros = warmupEndMicros;
-        try {
-            this.out = new PrintStream(new BufferedOutputStream(Files.newOutputStream(file)), false,
-                    StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create latency log " + file, e);
-        }
+        this.file = CheckedFile.create(path);
+        this.out = new PrintStream(new BufferedOutputStream(file), false, StandardCharsets.US_ASCII);
         this.writer = new HistogramLogWriter(out);
         long startMillis = startMicros / 1_000;
         writer.outputLogFormatVersion();
@@ -68,6 +65,7 @@ public final class LatencyLog {
         writer.outputBaseTime(startMillis);
         writer.outputLegend();
         out.flush();
+        file.check();
     }
 
     /** Records one latency. Thread-safe and wait-free. */
@@ -95,8 +93,8 @@ public final class LatencyLog {
         return interval == null ? null : interval.copy();
     }
 
-    /** Writes what was recorded since the previous interval as an interval ending now. */
-    synchronized void writeInterval() {
+    /** Writes what was recorded since the previous interval as an interval ending now; a write error names the file. */
+    synchronized void writeInterval() throws IOException {
         if (closed) {
             return;
         }
@@ -110,16 +108,18 @@ public final class LatencyLog {
         // Flushing every interval bounds what a crash can lose to one interval.
         out.flush();
         intervalStartMicros = nowMicros;
+        file.check();
     }
 
     /** Writes the last interval and closes the file; later values are not written. */
-    synchronized void close() {
+    synchronized void close() throws IOException {
         if (closed) {
             return;
         }
         writeInterval();
         closed = true;
         writer.close();
+        file.check();
     }
 
     private double secondsSinceStart(long micros) {

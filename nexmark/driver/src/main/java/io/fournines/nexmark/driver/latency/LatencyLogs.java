@@ -1,43 +1,29 @@
 package io.fournines.nexmark.driver.latency;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The latency logs of one run, sharing a clock, a start, a warm-up end and one background thread
- * that writes every log's interval each second of wall time. Closing writes the final intervals.
+ * The latency logs of one run, sharing a clock, a start and a warm-up end. The driver writes every
+ * log's interval each second ({@link #writeIntervals}), on the tick it samples throughput and CPU,
+ * so every series shares one timeline. Closing writes the final intervals.
  */
 public final class LatencyLogs implements AutoCloseable {
-    public static final long INTERVAL_MILLIS = 1_000;
 
     private final EpochClock clock;
     private final long startMicros;
     private final long warmupEndMicros;
     private final List<LatencyLog> logs = new CopyOnWriteArrayList<>();
-    /** Null when intervals are written only on demand. */
-    private final ScheduledExecutorService ticker;
 
-    LatencyLogs(EpochClock clock, long warmupMillis, boolean tick) {
+    LatencyLogs(EpochClock clock, long warmupMillis) {
         if (warmupMillis < 0) {
             throw new IllegalArgumentException("warm-up must not be negative, got " + warmupMillis + " ms");
         }
         this.clock = clock;
         this.startMicros = clock.nowMicros();
         this.warmupEndMicros = startMicros + warmupMillis * 1_000;
-        if (tick) {
-            ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                Thread thread = new Thread(runnable, "latency-log-writer");
-                thread.setDaemon(true);
-                return thread;
-            });
-            ticker.scheduleAtFixedRate(this::writeIntervals, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
-        } else {
-            ticker = null;
-        }
     }
 
     /**
@@ -46,16 +32,7 @@ public final class LatencyLogs implements AutoCloseable {
      * interval boundary and no measured second is tagged.
      */
     public static LatencyLogs start(long warmupMillis) {
-        return new LatencyLogs(EpochClock.system(), warmupMillis, true);
-    }
-
-    /**
-     * Like {@link #start}, but intervals are written only when the caller calls {@link
-     * #writeIntervals()}: for a driver that samples throughput and CPU on the same tick, so every
-     * series shares one timeline.
-     */
-    public static LatencyLogs startUnticked(long warmupMillis) {
-        return new LatencyLogs(EpochClock.system(), warmupMillis, false);
+        return new LatencyLogs(EpochClock.system(), warmupMillis);
     }
 
     /** t0 of the run in epoch microseconds: the logs' StartTime. */
@@ -69,30 +46,22 @@ public final class LatencyLogs implements AutoCloseable {
     }
 
     /** Creates (or truncates) {@code file} and writes its intervals from now on. */
-    public LatencyLog open(Path file) {
+    public LatencyLog open(Path file) throws IOException {
         LatencyLog log = new LatencyLog(file, clock, startMicros, warmupEndMicros);
         logs.add(log);
         return log;
     }
 
-    /** Writes one interval to every log; the ticker calls it each second. */
-    public void writeIntervals() {
+    /** Writes one interval to every log. */
+    public void writeIntervals() throws IOException {
         for (LatencyLog log : logs) {
             log.writeInterval();
         }
     }
 
-    /** Stops the ticker, then writes each log's final interval and closes it. */
+    /** Writes each log's final interval and closes it. */
     @Override
-    public void close() {
-        if (ticker != null) {
-            ticker.shutdown();
-            try {
-                ticker.awaitTermination(INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    public void close() throws IOException {
         for (LatencyLog log : logs) {
             log.close();
         }

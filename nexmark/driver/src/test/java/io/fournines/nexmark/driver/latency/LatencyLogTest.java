@@ -57,10 +57,10 @@ class LatencyLogTest {
     }
 
     @Test
-    void intervalsThatStartDuringWarmUpAreTaggedAndLaterOnesAreNot() {
+    void intervalsThatStartDuringWarmUpAreTaggedAndLaterOnesAreNot() throws Exception {
         ManualClock clock = new ManualClock(START_MICROS);
         Path file = dir.resolve("warm.hlog");
-        LatencyLogs logs = new LatencyLogs(clock, 2_000, false);
+        LatencyLogs logs = new LatencyLogs(clock, 2_000);
         LatencyLog log = logs.open(file);
         for (int second = 0; second < 4; second++) {
             clock.advanceMillis(500);
@@ -82,10 +82,10 @@ class LatencyLogTest {
     }
 
     @Test
-    void latencySinceAnEpochTimeUsesTheClockAndOutOfRangeValuesAreClampedAndCounted() {
+    void latencySinceAnEpochTimeUsesTheClockAndOutOfRangeValuesAreClampedAndCounted() throws Exception {
         ManualClock clock = new ManualClock(START_MICROS);
         Path file = dir.resolve("since.hlog");
-        LatencyLogs logs = new LatencyLogs(clock, 0, false);
+        LatencyLogs logs = new LatencyLogs(clock, 0);
         LatencyLog log = logs.open(file);
         log.recordSince(START_MICROS / 1_000 - 7);
         log.recordMicros(-5);
@@ -104,7 +104,7 @@ class LatencyLogTest {
     void hdrHistogramsLogProcessorReadsTheLogAndSkipsWarmUp() throws Exception {
         ManualClock clock = new ManualClock(START_MICROS);
         Path file = dir.resolve("processed.hlog");
-        LatencyLogs logs = new LatencyLogs(clock, 1_000, false);
+        LatencyLogs logs = new LatencyLogs(clock, 1_000);
         LatencyLog log = logs.open(file);
         log.recordMicros(999_000);
         clock.advanceMillis(1_000);

@@ -17,9 +17,9 @@ class WindowLatencyRecorderTest {
     Path dir;
 
     @Test
-    void firstResultAndLastResultOfAWindowGoToTheirOwnLogs() {
+    void firstResultAndLastResultOfAWindowGoToTheirOwnLogs() throws Exception {
         ManualClock clock = new ManualClock(WINDOW_END_MILLIS * 1_000);
-        LatencyLogs logs = new LatencyLogs(clock, 0, false);
+        LatencyLogs logs = new LatencyLogs(clock, 0);
         Path firstFile = dir.resolve("window-first.hlog");
         Path lastFile = dir.resolve("window-last.hlog");
         WindowLatencyRecorder windows = new WindowLatencyRecorder(logs.open(firstFile), logs.open(lastFile), clock);
@@ -55,7 +55,7 @@ class WindowLatencyRecorderTest {
         Path firstFile = dir.resolve("first.hlog");
         Path lastFile = dir.resolve("last.hlog");
         int windowCount = 2_000;
-        try (LatencyLogs logs = new LatencyLogs(clock, 0, false)) {
+        try (LatencyLogs logs = new LatencyLogs(clock, 0)) {
             WindowLatencyRecorder windows = new WindowLatencyRecorder(logs.open(firstFile), logs.open(lastFile), clock);
             List<Thread> sinks = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
