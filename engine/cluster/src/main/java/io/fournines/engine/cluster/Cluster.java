@@ -14,7 +14,6 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
@@ -27,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.IntStream;
@@ -67,7 +67,8 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    private static final int MAX_FRAME_BYTES = 64 << 20;
+    /** Accepted connections still in their handshake, at most: more are closed at once. */
+    static final int MAX_PENDING_HANDSHAKES = 16;
     private static final long DIAL_RETRY_MILLIS = 100;
     /** How often a lost older member is dialed again. */
     private static final long REDIAL_MILLIS = 500;
@@ -83,6 +84,8 @@ public final class Cluster implements AutoCloseable {
     private final Map<Long, ClusterJobNetwork> executions = new ConcurrentHashMap<>();
     private final Map<Long, ReplicatedSnapshotStore> snapshotStores = new ConcurrentHashMap<>();
     private final CountDownLatch joined;
+    /** Accepted connections that have not finished their handshake. */
+    private final AtomicInteger pendingHandshakes = new AtomicInteger();
     private final AtomicReference<String> joinFailure = new AtomicReference<>();
     private Channel server;
     private volatile boolean closing;
@@ -157,7 +160,7 @@ public final class Cluster implements AutoCloseable {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-                ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES, 0, 4, 0, 4),
+                ch.pipeline().addLast(new MemberFrameDecoder(),
                         new LengthFieldPrepender(4),
                         new MemberConnectionHandler(Cluster.this, dialedMember));
             }
@@ -241,6 +244,20 @@ public final class Cluster implements AutoCloseable {
             log("member " + byMember + " had lost this member: it joined again, younger than the members that stayed"
                     + " (coordinator: member " + coordinator() + ")");
         }
+    }
+
+    /** An accepted connection starts its handshake; false (it is to be closed) when too many are pending already. */
+    boolean handshakeStarted() {
+        if (pendingHandshakes.incrementAndGet() > MAX_PENDING_HANDSHAKES) {
+            pendingHandshakes.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** An accepted connection's handshake ended: it succeeded, failed, or the connection closed. */
+    void handshakeEnded() {
+        pendingHandshakes.decrementAndGet();
     }
 
     /** A member we dialed refused us: joining cannot succeed. */

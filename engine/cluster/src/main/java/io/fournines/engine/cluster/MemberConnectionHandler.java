@@ -7,17 +7,23 @@ import io.netty.channel.SimpleChannelInboundHandler;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One member connection: first the handshake, then the member's messages. The acceptor sends a
  * nonce; the dialer answers with its index, its own nonce and an HMAC over both; the acceptor checks
  * it and answers with an HMAC over the dialer's nonce. Either side that sees a wrong HMAC logs why
- * and closes; nothing but the handshake is read before it succeeds.
+ * and closes; nothing but the handshake is read before it succeeds, in frames of at most
+ * {@link MemberFrameDecoder#HANDSHAKE_MAX_BYTES}; a handshake not done within
+ * {@link #HANDSHAKE_TIMEOUT_MILLIS} is closed, and so is an accepted connection beyond
+ * {@link Cluster#MAX_PENDING_HANDSHAKES} still in theirs.
  */
 final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
     private static final byte[] JOIN = "fournines-join".getBytes(StandardCharsets.UTF_8);
     private static final byte[] WELCOME = "fournines-welcome".getBytes(StandardCharsets.UTF_8);
+    /** A handshake takes a round trip or two; one that takes this long is a peer that will not answer. */
+    static final long HANDSHAKE_TIMEOUT_MILLIS = 5_000;
 
     private final Cluster cluster;
     /** The member this side dialed, or -1 on the accepting side. */
@@ -25,6 +31,8 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
     private byte[] ownNonce;
     /** The authenticated peer, -1 until the handshake succeeds. */
     private int member = -1;
+    /** An accepted connection counted among the pending handshakes, until it ends. */
+    private boolean pending;
 
     MemberConnectionHandler(Cluster cluster, int dialedMember) {
         this.cluster = cluster;
@@ -33,6 +41,20 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        if (dialedMember < 0 && !cluster.handshakeStarted()) {
+            cluster.log("closing the connection from " + ctx.channel().remoteAddress() + ": " + Cluster.MAX_PENDING_HANDSHAKES
+                    + " connections are in their handshake already");
+            ctx.close();
+            return;
+        }
+        pending = dialedMember < 0;
+        ctx.executor().schedule(() -> {
+            if (member < 0 && ctx.channel().isOpen()) {
+                cluster.log("closing the connection " + (dialedMember < 0 ? "from " + ctx.channel().remoteAddress() : "to member " + dialedMember)
+                        + ": no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms");
+                ctx.close();
+            }
+        }, HANDSHAKE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         if (dialedMember < 0) {
             ownNonce = ClusterSecret.nonce();
             ByteBuf frame = ctx.alloc().buffer(1 + ownNonce.length);
@@ -94,7 +116,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 if (admission == Membership.Admission.REFUSED) {
                     refuse(ctx, "member " + claimed + " is already connected");
                 } else {
-                    member = claimed;
+                    authenticated(ctx, claimed);
                     byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()));
                     ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
                     tellIfJoinedAgain(ctx, admission);
@@ -115,7 +137,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 if (admission == Membership.Admission.REFUSED) {
                     ctx.close();
                 } else {
-                    member = dialedMember;
+                    authenticated(ctx, dialedMember);
                     tellIfJoinedAgain(ctx, admission);
                 }
             }
@@ -125,6 +147,20 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
         } else {
             cluster.log("closing the connection from " + peer + ": unexpected frame " + type + " before the handshake completed");
             ctx.close();
+        }
+    }
+
+    /** The peer proved the secret: it is {@code peer}, and its frames may be of any size now. */
+    private void authenticated(ChannelHandlerContext ctx, int peer) {
+        member = peer;
+        ctx.pipeline().get(MemberFrameDecoder.class).authenticated();
+        endPending();
+    }
+
+    private void endPending() {
+        if (pending) {
+            pending = false;
+            cluster.handshakeEnded();
         }
     }
 
@@ -142,6 +178,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        endPending();
         if (member >= 0) {
             cluster.connectionClosed(member, ctx.channel());
         }

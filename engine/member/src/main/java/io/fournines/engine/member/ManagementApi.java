@@ -13,10 +13,13 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The member's management API (JDK HTTP server, JSON by Jackson). Every call needs
@@ -25,7 +28,8 @@ import java.util.concurrent.Executors;
  * without it is refused and logged.
  *
  * <pre>
- * POST   /jobs               body: a job description for the member's job runner -> 202 {"job": ID}
+ * POST   /jobs               body: a job description for the member's job runner (UTF-8, at most 1 MiB, else 413)
+ *                            -> 202 {"job": ID} once the runner has checked it whole; 400 naming what is wrong
  * GET    /jobs/ID            this member's state of the job; on the coordinator, every member's
  * GET    /metrics            Prometheus text
  * </pre>
@@ -33,6 +37,18 @@ import java.util.concurrent.Executors;
 final class ManagementApi implements AutoCloseable {
 
     private final HttpServer server;
+    /** Threads serving calls: a client that is slow to send its request holds one of them, not the API. */
+    private static final int THREADS = 4;
+    /** A job description larger than this is refused (413) before it is read whole. */
+    static final int MAX_JOB_BYTES = 1 << 20;
+    /** Seconds a client may take to send its request before the server closes the connection. */
+    private static final String MAX_REQUEST_SECONDS = "10";
+
+    static {
+        // Read once, when the JDK's HTTP server first loads: this member's API is its only server.
+        System.setProperty("sun.net.httpserver.maxReqTime", System.getProperty("sun.net.httpserver.maxReqTime", MAX_REQUEST_SECONDS));
+    }
+
     private final JobControl member;
     private final ClusterSecret secret;
     private final PrintStream log;
@@ -44,8 +60,9 @@ final class ManagementApi implements AutoCloseable {
         this.log = log;
         this.server = HttpServer.create(address, 16);
         server.createContext("/", this::handle);
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "management-api");
+        AtomicInteger threads = new AtomicInteger();
+        server.setExecutor(Executors.newFixedThreadPool(THREADS, r -> {
+            Thread t = new Thread(r, "management-api-" + threads.incrementAndGet());
             t.setDaemon(true);
             return t;
         }));
@@ -77,7 +94,18 @@ final class ManagementApi implements AutoCloseable {
         if (path.length == 1 && path[0].equals("metrics") && method.equals("GET")) {
             send(ex, 200, "text/plain; version=0.0.4", PrometheusText.of(member));
         } else if (path.length == 1 && path[0].equals("jobs") && method.equals("POST")) {
-            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            byte[] bytes = ex.getRequestBody().readNBytes(MAX_JOB_BYTES + 1);
+            if (bytes.length > MAX_JOB_BYTES) {
+                send(ex, 413, "text/plain", "bad job: the description is larger than " + MAX_JOB_BYTES + " bytes\n");
+                return;
+            }
+            String body;
+            try {
+                body = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (CharacterCodingException e) {
+                send(ex, 400, "text/plain", "bad job: the description is not UTF-8\n");
+                return;
+            }
             try {
                 long id = member.submit(body);
                 send(ex, 202, "application/json", "{\"job\":" + id + "}\n");
