@@ -74,6 +74,7 @@ public final class Cluster implements AutoCloseable {
     private static final long REDIAL_MILLIS = 500;
 
     private final ClusterConfig config;
+    private final byte[] memberListHash;
     private final Listener listener;
     private final PrintStream log;
     private final EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fournines-net", true));
@@ -92,6 +93,7 @@ public final class Cluster implements AutoCloseable {
 
     private Cluster(ClusterConfig config, Listener listener, PrintStream log) {
         this.config = config;
+        this.memberListHash = config.memberListHash();
         this.listener = listener;
         this.log = log;
         int n = config.members().size();
@@ -205,6 +207,10 @@ public final class Cluster implements AutoCloseable {
 
     ClusterSecret secret() {
         return config.secret();
+    }
+
+    byte[] memberListHash() {
+        return memberListHash;
     }
 
     void log(String line) {

@@ -1,6 +1,9 @@
 package io.fournines.engine.cluster;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.List;
 
 /**
@@ -46,6 +49,22 @@ public record ClusterConfig(List<InetSocketAddress> members, int self, ClusterSe
 
     public InetSocketAddress address(int member) {
         return members.get(member);
+    }
+
+    /**
+     * SHA-256 of the member list (every address as host:port, in order): members compare it in the
+     * handshake, so a member given another list is refused by name instead of forming a different cluster.
+     */
+    public byte[] memberListHash() {
+        StringBuilder list = new StringBuilder();
+        for (InetSocketAddress a : members) {
+            list.append(a.getHostString()).append(':').append(a.getPort()).append('\n');
+        }
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(list.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
     }
 
     /** How a member is named in logs and errors. */

@@ -5,9 +5,9 @@ final class Frames {
 
     /** Acceptor to dialer: a nonce to prove the secret over. */
     static final byte CHALLENGE = 1;
-    /** Dialer: its index, its own nonce, HMAC(join, challenge, index, nonce). */
+    /** Dialer: its index, its own nonce, its member list's hash, HMAC(join, challenge, its index, the acceptor's, nonce, list hash). */
     static final byte HELLO = 2;
-    /** Acceptor: HMAC(welcome, dialer's nonce, acceptor's index), so the dialer knows it too. */
+    /** Acceptor: HMAC(welcome, dialer's nonce, acceptor's index, list hash), so the dialer knows it too. */
     static final byte WELCOME = 3;
     /** Acceptor: why it closes the connection. */
     static final byte REFUSED = 4;

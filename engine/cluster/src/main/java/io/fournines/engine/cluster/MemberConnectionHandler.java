@@ -11,8 +11,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One member connection: first the handshake, then the member's messages. The acceptor sends a
- * nonce; the dialer answers with its index, its own nonce and an HMAC over both; the acceptor checks
- * it and answers with an HMAC over the dialer's nonce. Either side that sees a wrong HMAC logs why
+ * nonce; the dialer answers with its index, its own nonce, the hash of its member list and an HMAC
+ * over the acceptor's nonce, both indices, its nonce and the list's hash; the acceptor checks the
+ * list (another list is refused by name) and the HMAC, and answers with an HMAC over the dialer's
+ * nonce, its own index and the list's hash. A proof made for one member is worth nothing at another. Either side that sees a wrong HMAC logs why
  * and closes; nothing but the handshake is read before it succeeds, in frames of at most
  * {@link MemberFrameDecoder#HANDSHAKE_MAX_BYTES}; a handshake not done within
  * {@link #HANDSHAKE_TIMEOUT_MILLIS} is closed, and so is an accepted connection beyond
@@ -103,13 +105,17 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
     private void handshake(ChannelHandlerContext ctx, byte type, ByteBuf in) {
         String peer = String.valueOf(ctx.channel().remoteAddress());
         ClusterSecret secret = cluster.secret();
-        if (dialedMember < 0 && type == Frames.HELLO && in.readableBytes() == 4 + 32 + 32) {
+        if (dialedMember < 0 && type == Frames.HELLO && in.readableBytes() == 4 + 32 + 32 + 32) {
             int claimed = in.readInt();
             byte[] theirNonce = bytes(in, 32);
+            byte[] theirList = bytes(in, 32);
             byte[] proof = bytes(in, 32);
             if (claimed < 0 || claimed >= cluster.size() || claimed == cluster.self()) {
                 refuse(ctx, "claims member index " + claimed + ", which is not another member of this " + cluster.size() + "-member cluster");
-            } else if (!ClusterSecret.sameMac(secret.mac(JOIN, ownNonce, intBytes(claimed), theirNonce), proof)) {
+            } else if (!ClusterSecret.sameMac(cluster.memberListHash(), theirList)) {
+                refuse(ctx, "claims to be member " + claimed + " but was given a different member list: every member must be given the same list");
+            } else if (!ClusterSecret.sameMac(secret.mac(JOIN, ownNonce, intBytes(claimed), intBytes(cluster.self()), theirNonce, theirList),
+                    proof)) {
                 refuse(ctx, "claims to be member " + claimed + " but does not know the cluster secret (HMAC mismatch): wrong secret");
             } else {
                 Membership.Admission admission = cluster.authenticated(claimed, ctx.channel());
@@ -117,7 +123,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                     refuse(ctx, "member " + claimed + " is already connected");
                 } else {
                     authenticated(ctx, claimed);
-                    byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()));
+                    byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()), theirList);
                     ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
                     tellIfJoinedAgain(ctx, admission);
                 }
@@ -125,11 +131,13 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
         } else if (dialedMember >= 0 && type == Frames.CHALLENGE && in.readableBytes() == 32) {
             byte[] challenge = bytes(in, 32);
             ownNonce = ClusterSecret.nonce();
-            byte[] proof = secret.mac(JOIN, challenge, intBytes(cluster.self()), ownNonce);
-            ctx.writeAndFlush(ctx.alloc().buffer(1 + 4 + 64).writeByte(Frames.HELLO).writeInt(cluster.self()).writeBytes(ownNonce).writeBytes(proof));
+            byte[] list = cluster.memberListHash();
+            byte[] proof = secret.mac(JOIN, challenge, intBytes(cluster.self()), intBytes(dialedMember), ownNonce, list);
+            ctx.writeAndFlush(ctx.alloc().buffer(1 + 4 + 96).writeByte(Frames.HELLO).writeInt(cluster.self()).writeBytes(ownNonce).writeBytes(list)
+                    .writeBytes(proof));
         } else if (dialedMember >= 0 && type == Frames.WELCOME && ownNonce != null && in.readableBytes() == 32) {
             byte[] answer = bytes(in, 32);
-            if (!ClusterSecret.sameMac(secret.mac(WELCOME, ownNonce, intBytes(dialedMember)), answer)) {
+            if (!ClusterSecret.sameMac(secret.mac(WELCOME, ownNonce, intBytes(dialedMember), cluster.memberListHash()), answer)) {
                 cluster.refusedBy(dialedMember, "its answer does not prove the cluster secret (HMAC mismatch): it has a different secret");
                 ctx.close();
             } else {

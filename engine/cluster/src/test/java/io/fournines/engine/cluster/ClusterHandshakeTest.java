@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.util.ArrayList;
@@ -28,11 +29,25 @@ class ClusterHandshakeTest {
     @Test
     void aMemberWithTheWrongSecretIsRefusedAndTheOtherNeverJoins() throws Exception {
         ClusterSecret wrong = ClusterSecret.of("not-the-cluster-secret-42", "test");
-        LoopbackClusters.Attempt attempt = clusters.attempt(2, i -> LoopbackClusters.DEAF, i -> i == 0 ? LoopbackClusters.SECRET : wrong, 3_000);
+        LoopbackClusters.Attempt attempt = clusters.attempt(2, i -> LoopbackClusters.DEAF,
+                (members, i) -> new ClusterConfig(members, i, i == 0 ? LoopbackClusters.SECRET : wrong, 50, 1_000, 3_000));
         assertThat(attempt.failures()[1]).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("refused this member").hasMessageContaining("wrong secret");
         assertThat(attempt.failures()[0]).as("member 0 waits for a member 1 that never proves the secret").hasMessageContaining("not joined");
         assertThat(clusters.log(0)).contains("refused a connection").contains("does not know the cluster secret");
+    }
+
+    @Test
+    void aMemberGivenAnotherMemberListIsRefusedSayingSo() throws Exception {
+        LoopbackClusters.Attempt attempt = clusters.attempt(2, i -> LoopbackClusters.DEAF, (members, i) -> {
+            List<InetSocketAddress> list = new ArrayList<>(members);
+            if (i == 1) {
+                list.add(new InetSocketAddress("127.0.0.1", 9));
+            }
+            return new ClusterConfig(list, i, LoopbackClusters.SECRET, 50, 1_000, 3_000);
+        });
+        assertThat(attempt.failures()[1]).hasMessageContaining("was given a different member list: every member must be given the same list");
+        assertThat(clusters.log(0)).contains("refused a connection").contains("different member list");
     }
 
     @Test

@@ -30,7 +30,7 @@ final class LoopbackClusters implements AutoCloseable {
 
     /** Joins {@code n} members, member i with {@code listeners.apply(i)}; returns when all have joined. */
     List<Cluster> join(int n, IntFunction<Cluster.Listener> listeners) throws Exception {
-        Attempt attempt = attempt(n, listeners, i -> SECRET, 10_000);
+        Attempt attempt = attempt(n, listeners, (members, i) -> new ClusterConfig(members, i, SECRET, 50, 1_000, 10_000));
         for (int m = 0; m < n; m++) {
             if (attempt.failures()[m] != null) {
                 throw new IllegalStateException("member " + m + " did not join", attempt.failures()[m]);
@@ -43,8 +43,14 @@ final class LoopbackClusters implements AutoCloseable {
     record Attempt(List<Cluster> joined, Exception[] failures) {
     }
 
-    /** {@code n} members try to join, member i with {@code secrets.apply(i)}; returns when each has joined or given up. */
-    Attempt attempt(int n, IntFunction<Cluster.Listener> listeners, IntFunction<ClusterSecret> secrets, long joinTimeoutMillis) throws Exception {
+    /** Member {@code index}'s configuration, given the loopback addresses chosen for the members. */
+    @FunctionalInterface
+    interface Configs {
+        ClusterConfig of(List<InetSocketAddress> members, int index);
+    }
+
+    /** {@code n} members try to join, each with its configuration from {@code configs}; returns when each has joined or given up. */
+    Attempt attempt(int n, IntFunction<Cluster.Listener> listeners, Configs configs) throws Exception {
         List<InetSocketAddress> members = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             try (ServerSocket s = new ServerSocket(0)) {
@@ -63,8 +69,7 @@ final class LoopbackClusters implements AutoCloseable {
             PrintStream log = new PrintStream(logs.get(first + m), true, StandardCharsets.UTF_8);
             Thread t = new Thread(() -> {
                 try {
-                    joined[index] = Cluster.join(new ClusterConfig(members, index, secrets.apply(index), 50, 1_000, joinTimeoutMillis),
-                            listeners.apply(index), log);
+                    joined[index] = Cluster.join(configs.of(members, index), listeners.apply(index), log);
                 } catch (Exception e) {
                     failed[index] = e;
                 }
