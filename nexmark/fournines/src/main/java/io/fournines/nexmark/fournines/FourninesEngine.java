@@ -185,6 +185,7 @@ final class FourninesEngine implements EngineAdapter {
         /** A filter that keeps everything: it fuses into the query's first stage and counts what reaches it. */
         private boolean countProcessed(Object event) {
             run.processed();
+            InjectedWork.perEvent();
             return true;
         }
 
@@ -279,6 +280,9 @@ final class FourninesEngine implements EngineAdapter {
             settings.put("cooperative_threads", scenario.threads());
             settings.put("api", "Pipeline API");
             settings.put("processing_guarantee", scenario.guarantee().spelled());
+            if (InjectedWork.ROUNDS > 0) {
+                settings.put("injected_work_per_event", InjectedWork.ROUNDS);
+            }
             m.putPOJO("engine_settings", settings);
             Map<String, Long> jobMetrics = job.metrics();
             // Partial aggregates dropped by a window's second stage because their window had already been emitted.
