@@ -30,7 +30,14 @@ class Image:
     alt: str
 
 
-Block = Heading | Paragraph | Table | Image
+@dataclass(frozen=True)
+class Alert:
+    """What a reader must see before the figures: a bold title over a list."""
+    title: str
+    items: list[str]
+
+
+Block = Heading | Paragraph | Table | Image | Alert
 
 
 def write(blocks: list[Block], folder: Path, name: str = "report") -> tuple[Path, Path]:
@@ -55,6 +62,8 @@ def to_markdown(blocks: list[Block], folder: Path) -> str:
                                      for line in lines))
             case Image(path, alt):
                 out.append(f"![{alt}]({path.relative_to(folder).as_posix()})")
+            case Alert(title, items):
+                out.append("\n".join([f"> **{title}**", ">", *(f"> - {item}" for item in items)]))
     return "\n\n".join(out) + "\n"
 
 
@@ -74,6 +83,9 @@ def to_html(blocks: list[Block]) -> str:
             case Image(path, alt):
                 data = base64.b64encode(path.read_bytes()).decode("ascii")
                 body.append(f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">')
+            case Alert(title, items):
+                entries = "".join(f"<li>{html.escape(item)}</li>" for item in items)
+                body.append(f'<div class="alert"><strong>{html.escape(title)}</strong><ul>{entries}</ul></div>')
     title = next((b.text for b in blocks if isinstance(b, Heading)), "fournines report")
     return _PAGE.format(title=html.escape(title), body="\n".join(body))
 
@@ -86,6 +98,7 @@ table {{ border-collapse: collapse; margin: 1em 0; }}
 th, td {{ border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; }}
 td:first-child, th:first-child {{ text-align: left; }}
 img {{ max-width: 100%; }}
+.alert {{ border-left: 4px solid #c62828; background: #fdecea; padding: 0.5em 1em; margin: 1em 0; }}
 </style></head>
 <body>
 {body}

@@ -6,6 +6,10 @@ max (how bad seconds get), and p99.99 of all intervals pooled (the promise in th
 candidate/baseline gets a confidence interval from a seeded hierarchical bootstrap (bootstrap.py).
 A metric regresses only if its whole interval lies above 1 + threshold, and improves only if it lies
 wholly below 1 - threshold; anything else is "no significant change". Lower latency is better.
+
+Only runs that stand are judged (standing.py): completed, with logs that cover the whole measurement.
+Any other run is refused, naming its file, unless the caller allows incomplete runs explicitly; the
+verdict then says which runs it judged anyway.
 """
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,9 +22,18 @@ from fournines_analysis.errors import BadInput
 from fournines_analysis.hlog import LatencyLog
 from fournines_analysis.histograms import Layout, value_at_percentiles
 from fournines_analysis.results import Run, load_run
+from fournines_analysis.standing import standing_of
 from fournines_analysis.summary import measured_counts
 
 REGRESSION, IMPROVEMENT, NO_CHANGE = "regression", "improvement", "no significant change"
+OVERRIDE = "--allow-incomplete"
+
+
+class RunsRefused(ValueError):
+    """Runs the gate will not judge: one line each, naming the file and the rule it breaks."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines))
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +76,7 @@ class GateResult:
     verdicts: list[Verdict]
     notes: list[str]
     header: str
+    judged_anyway: int = 0  # runs judged although they do not stand (allow_incomplete)
 
     @property
     def regressed(self) -> bool:
@@ -80,19 +94,26 @@ class GateResult:
                              f"{formatting.micros(v.candidate):>12}  {v.ratio:6.3f}  "
                              f"{f'[{v.low:.3f}, {v.high:.3f}]':<19}  {v.verdict}")
         regressions = [f"{v.series}: {v.metric}" for v in self.verdicts if v.verdict == REGRESSION]
-        lines += ["", f"gate: FAILED, regression in {'; '.join(regressions)}" if regressions
-                  else "gate: passed, no regression"]
-        return "\n".join(lines)
+        verdict = (f"gate: FAILED, regression in {'; '.join(regressions)}" if regressions
+                   else "gate: passed, no regression")
+        if self.judged_anyway:
+            verdict += f"; {self.judged_anyway} incomplete run(s) judged anyway ({OVERRIDE})"
+        return "\n".join(lines + ["", verdict])
 
 
 def gate(baselines: list[Path | str], candidates: list[Path | str], threshold: float = 0.05,
-         confidence: float = 0.95, replicates: int = 2000, seed: int = 1) -> GateResult:
+         confidence: float = 0.95, replicates: int = 2000, seed: int = 1, allow_incomplete: bool = False) -> GateResult:
+    """RunsRefused if a run does not stand and `allow_incomplete` is not set."""
     if not baselines or not candidates:
         raise ValueError("the gate needs at least one baseline and one candidate results folder")
     if not 0 <= threshold < 1:
         raise ValueError(f"threshold must be in [0, 1), is {threshold}")
     base_runs, cand_runs = [load_run(d) for d in baselines], [load_run(d) for d in candidates]
     every = base_runs + cand_runs
+    shortfalls = {run.path: _shortfalls(run) for run in every}
+    if not allow_incomplete and any(shortfalls.values()):
+        raise RunsRefused([f"{line}; the gate judges {rule} (pass {OVERRIDE} to judge it anyway)"
+                           for lines in shortfalls.values() for line, rule in lines])
     series = [name for name in base_runs[0].latency if all(name in r.latency for r in every)]
     if not series:
         raise BadInput(base_runs[0].path, "no latency series (*.hlog name) is in every baseline and candidate run")
@@ -110,15 +131,24 @@ def gate(baselines: list[Path | str], candidates: list[Path | str], threshold: f
             low, high = np.nanpercentile(ratios, [tail, 100 - tail])
             verdict = REGRESSION if low > 1 + threshold else IMPROVEMENT if high < 1 - threshold else NO_CHANGE
             verdicts.append(Verdict(name, metric.name, b, c, c / b if b else float("nan"), low, high, verdict))
-    notes = [f"  not in every run, not gated: {name}"
-             for name in sorted({n for r in every for n in r.latency} - set(series))]
+    notes = [f"  judged anyway ({OVERRIDE}): {line}" for lines in shortfalls.values() for line, _ in lines]
+    notes += [f"  not in every run, not gated: {name}"
+              for name in sorted({n for r in every for n in r.latency} - set(series))]
     if min(len(base_runs), len(cand_runs)) < 2:
         notes.append("  note: one run on a side, so the interval covers noise within a run only, not between "
                      "JVM launches; repeat runs interleaved (A B A B ...) for a verdict that holds.")
     header = (f"regression gate: {len(base_runs)} baseline vs {len(cand_runs)} candidate run(s), threshold "
               f"{threshold:.0%}, {confidence:.0%} bootstrap interval of candidate/baseline "
               f"({replicates} resamples of runs, then intervals; seed {seed})")
-    return GateResult(verdicts, notes, header)
+    return GateResult(verdicts, notes, header, sum(1 for lines in shortfalls.values() if lines))
+
+
+def _shortfalls(run: Run) -> list[tuple[str, str]]:
+    """Why the run does not stand, if it does not: (file: problem, the rule it breaks) for each reason."""
+    standing = standing_of(run)
+    status = standing.status_gap()
+    reasons = [(str(status), "completed runs only")] if status else []
+    return reasons + [(str(gap), "runs whose logs cover the whole measurement only") for gap in standing.gaps]
 
 
 def _sample(runs: list[Run], name: str) -> Sample:

@@ -10,6 +10,7 @@ from fournines_analysis.faults import fault_blocks
 from fournines_analysis.members import member_blocks
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.runinfo import FIELDS
+from fournines_analysis.standing import opening_blocks, standing_of, titled
 from fournines_analysis.summary import RunSummary, measured_counts, summarize
 
 
@@ -20,10 +21,13 @@ def write_report(run_dir: Path | str) -> tuple[Path, Path]:
 
 
 def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
-    """The report's content; its plots are saved into <run>/plots/ on the way."""
-    title = run.info.scenario_name or run.label
+    """The report's content; its plots are saved into <run>/plots/ on the way. It opens with the run's
+    standing (status, coverage), and the plots carry its mark too, as they may be shown on their own."""
+    standing = standing_of(run)
+    title = titled(run.info.scenario_name or run.label, standing)
     blocks: list[Block] = [
-        Heading(f"{title}: {run.label}", 1),
+        Heading(titled(f"{run.info.scenario_name or run.label}: {run.label}", standing), 1),
+        *opening_blocks(standing, run.path),
         Paragraph(f"Latencies are in microseconds. The first {run.warmup_s:g} s are warm-up: left out of "
                   f"every number below, shaded in the plots over time."),
         Heading("Latency after warm-up"),

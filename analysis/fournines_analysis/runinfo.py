@@ -16,6 +16,8 @@ from fournines_analysis.errors import BadInput, read_text
 FIELDS: dict[str, tuple[type, str]] = {
     "format": (int, "results format version"),
     "scenario": (dict, "scenario (resolved)"),
+    "status": (str, "status"),
+    "failure": (str, "failure"),
     "started_at": (str, "started (UTC)"),
     "warmup_s": (Real, "warm-up (s)"),
     "duration_s": (Real, "measured duration (s)"),

@@ -13,6 +13,15 @@ def stall_run(tmp_path) -> Path:
     return Path(shutil.copytree(FIXTURES / "stall-run", tmp_path / "20260101T000000Z-q5-stall"))
 
 
+@pytest.fixture
+def interrupted_run(stall_run) -> Path:
+    """The fixture run as Ctrl-C leaves it: the runner recorded the status and the cause in run.json."""
+    from synthetic import edit_run_json
+
+    edit_run_json(stall_run, status="interrupted", failure="stopped by SIGINT")
+    return stall_run
+
+
 @pytest.fixture(scope="session")
 def java_expected() -> dict:
     """What Java's HdrHistogram 2.2.2 computed from the same logs (GenerateFixtures.java)."""

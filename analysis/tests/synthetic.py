@@ -1,5 +1,6 @@
 """Synthetic results folders for the gate and fault tests: seeded lognormal latencies with run-to-run noise
-and occasional pauses, written in Java's .hlog line format (hdrh encodes the same V2 payload)."""
+and occasional pauses, written in Java's .hlog line format (hdrh encodes the same V2 payload); and the
+edits tests make to a copied results folder (its run.json fields, a log cut short)."""
 import json
 from pathlib import Path
 
@@ -25,7 +26,8 @@ def write_run(folder: Path, seed: int, slowdown: float = 1.0, seconds: int = 25,
         per_second.append(latency * run_factor)
     folder.mkdir(parents=True)
     (folder / "latency.hlog").write_text(hlog_text(per_second))
-    (folder / "run.json").write_text(json.dumps({"scenario": {"name": "synthetic"}, "warmup_s": warmup_s}))
+    (folder / "run.json").write_text(json.dumps({"scenario": {"name": "synthetic"}, "status": "completed",
+                                                 "warmup_s": warmup_s, "duration_s": seconds - warmup_s}))
     return folder
 
 
@@ -40,3 +42,17 @@ def hlog_text(per_second: list[np.ndarray]) -> str:
         lines.append(f"{START_TIME_S + second:.3f},1.000,{histogram.get_max_value() / 1e6:.3f},"
                      f"{histogram.encode().decode()}\n")
     return "".join(lines)
+
+
+def edit_run_json(folder: Path, **changes) -> None:
+    """Sets run.json fields; a field set to `...` is removed."""
+    fields = json.loads((folder / "run.json").read_text()) | changes
+    (folder / "run.json").write_text(json.dumps({k: v for k, v in fields.items() if v is not ...}))
+
+
+def drop_intervals(hlog: Path, keep) -> None:
+    """Keeps the header and the interval lines whose index (0 for the first) `keep` accepts: a log cut
+    short, or with a hole, at line boundaries, in the writer's own format."""
+    lines = hlog.read_text().splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line[0].isdigit() or line.startswith("Tag="))
+    hlog.write_text("".join(lines[:first] + [line for i, line in enumerate(lines[first:]) if keep(i)]))

@@ -4,6 +4,9 @@ from click.testing import CliRunner
 
 from fournines.cli import cli
 from fournines_analysis.gate import IMPROVEMENT, METRICS, NO_CHANGE, REGRESSION, gate
+from synthetic import drop_intervals, edit_run_json, write_run
+
+REFUSED = "the gate judges completed runs only (pass --allow-incomplete to judge it anyway)"
 
 
 def run_gate(baselines, candidates, *options):
@@ -62,6 +65,47 @@ def test_bad_input_exits_2_naming_the_file(synthetic_runs, tmp_path):
     result = run_gate(synthetic_runs["baseline"], [broken])
     assert result.exit_code == 2
     assert f"{broken / 'run.json'}: field 'warmup_s': must be a number" in result.output
+
+
+@pytest.fixture
+def interrupted(tmp_path):
+    """A run like the baseline's, stopped with Ctrl-C."""
+    run = write_run(tmp_path / "interrupted", seed=300)
+    edit_run_json(run, status="interrupted", failure="stopped by SIGINT")
+    return run
+
+
+@pytest.mark.parametrize("side", ["--baseline", "--candidate"])
+def test_the_gate_refuses_a_run_that_did_not_complete(synthetic_runs, interrupted, side):
+    others = synthetic_runs["same"]
+    result = run_gate(others, [interrupted]) if side == "--candidate" else run_gate([interrupted], others)
+    assert result.exit_code == 2, result.output
+    assert f"{interrupted / 'run.json'}: status: interrupted; {REFUSED}" in result.output
+
+
+def test_a_run_without_a_recorded_status_is_refused_too(synthetic_runs, interrupted):
+    edit_run_json(interrupted, status=..., failure=...)
+    result = run_gate(synthetic_runs["baseline"], [interrupted])
+    assert result.exit_code == 2
+    assert f"{interrupted / 'run.json'}: status: not recorded; {REFUSED}" in result.output
+
+
+def test_allow_incomplete_judges_it_and_the_verdict_says_so(synthetic_runs, interrupted):
+    result = run_gate(synthetic_runs["baseline"], [*synthetic_runs["same"][1:], interrupted], "--allow-incomplete")
+    assert result.exit_code == 0, result.output
+    assert f"judged anyway (--allow-incomplete): {interrupted / 'run.json'}: status: interrupted" in result.output
+    assert result.output.rstrip().endswith("gate: passed, no regression; 1 incomplete run(s) judged anyway "
+                                           "(--allow-incomplete)")
+
+
+def test_the_gate_refuses_a_log_that_misses_seconds(synthetic_runs, tmp_path):
+    cut = write_run(tmp_path / "cut", seed=300)
+    drop_intervals(cut / "latency.hlog", lambda i: i < 12)
+    result = run_gate(synthetic_runs["baseline"], [cut])
+    assert result.exit_code == 2, result.output
+    assert (f"{cut / 'latency.hlog'}: no intervals in 13 of the 20 measured seconds (12–25 s since the load "
+            f"started); the gate judges runs whose logs cover the whole measurement only (pass --allow-incomplete "
+            f"to judge it anyway)") in result.output
 
 
 @pytest.mark.parametrize("args, message", [

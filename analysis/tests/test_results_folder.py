@@ -1,17 +1,10 @@
 """run.json and the CSV time series: what is optional, and errors that point at the broken spot."""
-import json
-
 import pytest
 
 from fournines_analysis.errors import BadInput
 from fournines_analysis.results import load_run
 from fournines_analysis.summary import summarize
-
-
-def rewrite_json(run, **changes):
-    data = json.loads((run / "run.json").read_text())
-    data.update(changes)
-    (run / "run.json").write_text(json.dumps({k: v for k, v in data.items() if v is not ...}))
+from synthetic import edit_run_json
 
 
 def test_only_warmup_is_required(stall_run):
@@ -25,13 +18,13 @@ def test_only_warmup_is_required(stall_run):
 
 
 def test_missing_warmup_names_the_field(stall_run):
-    rewrite_json(stall_run, warmup_s=...)
+    edit_run_json(stall_run, warmup_s=...)
     with pytest.raises(BadInput, match=r"run\.json: field 'warmup_s': missing"):
         load_run(stall_run)
 
 
 def test_wrong_type_names_the_field(stall_run):
-    rewrite_json(stall_run, cores="two")
+    edit_run_json(stall_run, cores="two")
     with pytest.raises(BadInput, match=r"field 'cores': must be an integer, is \"two\""):
         load_run(stall_run)
 
@@ -74,6 +67,6 @@ def test_counters_must_not_go_backwards(stall_run):
 
 
 def test_warmup_longer_than_the_log_is_an_error(stall_run):
-    rewrite_json(stall_run, warmup_s=30)
+    edit_run_json(stall_run, warmup_s=30)
     with pytest.raises(BadInput, match=r"no interval ends after the warm-up \(30 s\)"):
         summarize(load_run(stall_run))

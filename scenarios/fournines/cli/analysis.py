@@ -1,7 +1,8 @@
 """./fournines report, compare and gate: thin click wrappers over the analysis package.
 
 Exit codes: 0 fine, 1 a regression (gate) or a failed notebook, 2 bad input (a message naming the
-file, line and field) or bad usage.
+file, line and field), a run the gate refuses (not completed, or logs that miss part of the
+measurement), or bad usage.
 """
 from pathlib import Path
 
@@ -59,19 +60,27 @@ def compare(results_dirs, out):
 @click.option("--threshold", default=0.05, show_default=True, type=click.FloatRange(0, 1, max_open=True),
               help="Relative slow-down tolerated: 0.05 flags a metric only if it is surely >5% slower.")
 @click.option("--seed", default=1, show_default=True, help="Bootstrap seed: same inputs, same verdict.")
-def gate(groups, threshold, seed):
+@click.option("--allow-incomplete", is_flag=True,
+              help="Judge runs that did not complete or whose logs miss part of the measurement, instead of "
+                   "refusing them (exit 2); the verdict names them.")
+def gate(groups, threshold, seed, allow_incomplete):
     """Fail (exit 1) if the candidate runs are slower than the baseline runs beyond noise.
 
     Usage: gate --baseline DIR... --candidate DIR... [--threshold 0.05]
 
     Every latency series is judged on three metrics over the 1 s intervals after warm-up, each with a
     bootstrap confidence interval of candidate/baseline; a regression needs the whole interval above
-    1 + threshold. Use several runs on each side, measured interleaved (A B A B ...).
+    1 + threshold. Use several runs on each side, measured interleaved (A B A B ...). Every run must
+    have completed, with logs covering its whole measurement, unless --allow-incomplete.
     """
-    from fournines_analysis.gate import gate as run_gate
+    from fournines_analysis.gate import RunsRefused, gate as run_gate
 
     baselines, candidates = _split_groups(groups)
-    result = _checked(lambda: run_gate(baselines, candidates, threshold=threshold, seed=seed))
+    try:
+        result = _checked(lambda: run_gate(baselines, candidates, threshold=threshold, seed=seed,
+                                           allow_incomplete=allow_incomplete))
+    except RunsRefused as e:
+        raise BadInputError(str(e)) from e
     click.echo(result.format())
     if result.regressed:
         raise SystemExit(1)

@@ -5,6 +5,8 @@ Both sides run the working tree's scenario file with the same overrides, so only
 Each side is driven through its own `./fournines run`, so the base is measured with the harness and
 engine it shipped with. Runs happen one at a time, each runner in its own session: Ctrl-C reaches
 only this process, which passes it to the runner of the moment so it can stop its member in order.
+A run that fails stops the gate; one that completed but whose logs miss part of its measurement is
+refused by the gate itself (exit 2, its reason in gate.txt).
 """
 import os
 import signal
@@ -75,9 +77,10 @@ def gate_against(base_ref: str, scenario_ref: str, repeat: int, assignments: lis
     verdict = subprocess.run([str(repo / "fournines"), "gate", "--threshold", str(threshold),
                               "--baseline", *map(str, folders["baseline"]),
                               "--candidate", *map(str, folders["candidate"])],
-                             stdout=subprocess.PIPE, text=True)
+                             capture_output=True, text=True)
     print(verdict.stdout, end="")
-    (gate_dir / "gate.txt").write_text(verdict.stdout, encoding="utf-8")
+    print(verdict.stderr, end="", file=sys.stderr)  # a refusal: a run that did not complete or lost log seconds
+    (gate_dir / "gate.txt").write_text(verdict.stdout + verdict.stderr, encoding="utf-8")
     return verdict.returncode
 
 

@@ -219,7 +219,7 @@ class _StrictLoader(yaml.SafeLoader):
 
 def _read_yaml(path: Path) -> dict:
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
+        raw = yaml.load(_read_text(path), Loader=_StrictLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
@@ -227,3 +227,17 @@ def _read_yaml(path: Path) -> dict:
     if not isinstance(raw, dict):
         raise ScenarioError([f"{_shown_path(path)}: must hold a mapping of fields (name, query, load, ...)"])
     return raw
+
+
+def _read_text(path: Path) -> str:
+    """The file as UTF-8 text, or a ScenarioError naming it: the byte that is not UTF-8, or why it
+    cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ScenarioError([f"{_shown_path(path)}: unreadable: {e.strerror}"]) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise ScenarioError([f"{_shown_path(path)}: not UTF-8 at byte {e.start} (line {line})"]) from None

@@ -14,3 +14,11 @@ def test_unknown_subcommand_is_an_error_that_names_it():
     result = CliRunner().invoke(cli, ["no-such-command"])
     assert result.exit_code != 0
     assert "no-such-command" in result.output
+
+
+def test_a_scenario_that_is_not_utf8_is_refused_with_exit_2(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_bytes(b"name: t\ndescription: caf\xe9\n")
+    result = CliRunner().invoke(cli, ["run", str(path)])
+    assert result.exit_code == 2, result.output
+    assert f"{path}: not UTF-8 at byte 24" in result.output

@@ -101,3 +101,16 @@ def test_gate_checks_both_sides_then_runs_them_interleaved_and_gates(gate_repo, 
     assert "gate: passed" in (gate_dir / "gate.txt").read_text()
     assert not Path(calls[0]["cwd"]).exists()  # the base worktree is gone
     assert "gate: passed" in capsys.readouterr().out
+
+
+def test_gate_refuses_runs_that_did_not_complete_and_keeps_the_reason(gate_repo, tmp_path, monkeypatch, capsys):
+    interrupted = shutil.copytree(REPO_ROOT / "analysis" / "tests" / "fixtures" / "stall-run", tmp_path / "interrupted")
+    record = json.loads((interrupted / "run.json").read_text())
+    (interrupted / "run.json").write_text(json.dumps({**record, "status": "interrupted"}))
+    monkeypatch.setenv("GATE_TEST_FIXTURE", str(interrupted))
+    code = gate_against("HEAD", str(SCENARIOS_DIR / "q0.yaml"), 1, [], 0.05, repo=gate_repo)
+    assert code == 2
+    (gate_dir,) = (gate_repo / "results").iterdir()
+    refusal = "run.json: status: interrupted; the gate judges completed runs only"
+    assert refusal in (gate_dir / "gate.txt").read_text()
+    assert refusal in capsys.readouterr().err

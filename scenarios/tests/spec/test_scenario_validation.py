@@ -141,6 +141,14 @@ def test_invalid_yaml_names_the_line(tmp_path):
     assert "t.yaml:2: not valid YAML" in one_error(tmp_path, "name: t\n  bad: indent\n")
 
 
+def test_a_file_that_is_not_utf8_is_named_with_the_byte(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_bytes(b"name: t\ndescription: caf\xe9\n")
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(str(path))
+    assert e.value.lines == [f"{path}: not UTF-8 at byte 24 (line 2)"]
+
+
 def test_a_file_that_is_not_a_mapping(tmp_path):
     assert "must hold a mapping of fields" in one_error(tmp_path, "- q5\n")
 
