@@ -179,10 +179,23 @@ public final class Cluster implements AutoCloseable {
                 .handler(initializer(member))
                 .connect(config.address(member));
         f.addListener(done -> {
-            if (!done.isSuccess() && System.nanoTime() < deadlineNanos && joined.getCount() > 0) {
-                group.schedule(() -> dial(member, deadlineNanos), DIAL_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            if (!done.isSuccess()) {
+                dialAgainWhileJoining(member, deadlineNanos);
+            } else {
+                // Accepted, then closed before the handshake (a proxy, a member still starting): joining dials again.
+                f.channel().closeFuture().addListener(closed -> {
+                    if (channels.get(member) == null) {
+                        dialAgainWhileJoining(member, deadlineNanos);
+                    }
+                });
             }
         });
+    }
+
+    private void dialAgainWhileJoining(int member, long deadlineNanos) {
+        if (!closing && joinFailure.get() == null && System.nanoTime() < deadlineNanos && joined.getCount() > 0) {
+            group.schedule(() -> dial(member, deadlineNanos), DIAL_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
     private void awaitJoined() throws InterruptedException, TimeoutException {

@@ -6,11 +6,15 @@ import org.junit.jupiter.api.Test;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,6 +39,39 @@ class ClusterHandshakeTest {
                 .hasMessageContaining("refused this member").hasMessageContaining("wrong secret");
         assertThat(attempt.failures()[0]).as("member 0 waits for a member 1 that never proves the secret").hasMessageContaining("not joined");
         assertThat(clusters.log(0)).contains("refused a connection").contains("does not know the cluster secret");
+    }
+
+    /** The first connection is accepted and closed before any handshake (as a proxy might): joining dials again. */
+    @Test
+    void aConnectionClosedBeforeTheHandshakeIsDialedAgainWhileJoining() throws Exception {
+        ServerSocket stand = new ServerSocket();
+        stand.setReuseAddress(true);
+        stand.bind(new InetSocketAddress("127.0.0.1", 0));
+        InetSocketAddress first = new InetSocketAddress("127.0.0.1", stand.getLocalPort());
+        InetSocketAddress second;
+        try (ServerSocket s = new ServerSocket(0)) {
+            second = new InetSocketAddress("127.0.0.1", s.getLocalPort());
+        }
+        List<InetSocketAddress> members = List.of(first, second);
+        CompletableFuture<Cluster> member1 = CompletableFuture.supplyAsync(() -> join(members, 1));
+        stand.accept().close();
+        stand.close();
+        Cluster member0 = join(members, 0);
+        try {
+            assertThat(member1.get(10, TimeUnit.SECONDS).coordinator()).isZero();
+        } finally {
+            member0.close();
+            member1.thenAccept(Cluster::close);
+        }
+    }
+
+    private static Cluster join(List<InetSocketAddress> members, int index) {
+        try {
+            return Cluster.join(new ClusterConfig(members, index, LoopbackClusters.SECRET, 50, 1_000, 10_000), LoopbackClusters.DEAF,
+                    new PrintStream(OutputStream.nullOutputStream()));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
