@@ -46,7 +46,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--keys", defaultValue = "10000", description = "nexmark: distinct person and auction ids, 0 for Beam's growing ids (default ${DEFAULT-VALUE})")
     long keys;
 
-    @Option(names = "--tickers", defaultValue = "50000", description = "trades: distinct tickers (default ${DEFAULT-VALUE})")
+    @Option(names = "--tickers", defaultValue = "" + TradeStream.DEFAULT_TICKERS, description = "trades: distinct tickers (default ${DEFAULT-VALUE})")
     int tickers;
 
     @Option(names = "--events", defaultValue = "" + Long.MAX_VALUE, description = "stop after this many events (default: no limit)")

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The one registry of queries and of what each engine's member runs ({@code queries.json} beside
@@ -60,11 +59,6 @@ public final class QueryRegistry {
         return queries.get(name.toLowerCase(Locale.ROOT));
     }
 
-    /** Every query's name, in the registry's order. */
-    public List<String> queryNames() {
-        return List.copyOf(queries.keySet());
-    }
-
     /** The queries that read {@code input} ({@code nexmark}, {@code trades}). */
     public List<String> queriesReading(String input) {
         return queries.values().stream().filter(q -> q.input().equals(input)).map(Query::name).toList();
@@ -73,10 +67,6 @@ public final class QueryRegistry {
     /** The engine called {@code name}; null when there is none. */
     public Engine engine(String name) {
         return engines.get(name);
-    }
-
-    public Set<String> engineNames() {
-        return new TreeSet<>(engines.keySet());
     }
 
     private static QueryRegistry load() {

@@ -30,10 +30,6 @@ public final class CheckedFile extends FilterOutputStream {
         }
     }
 
-    public Path path() {
-        return path;
-    }
-
     /** Throws the first error any write, flush or close of this file met, naming the file. */
     public void check() throws IOException {
         IOException e = failure;

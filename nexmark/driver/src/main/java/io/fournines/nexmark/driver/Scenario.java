@@ -17,8 +17,7 @@ import java.util.Set;
  * What a member reads from the runner's resolved {@code scenario.json} (scenarios/README.md, "The
  * member contract"), the same for every engine. What the named engine cannot run, according to the
  * query registry ({@link QueryRegistry}), is a {@link ScenarioException} naming the field, raised
- * before anything starts. Fields a member does not need are ignored; an engine reads its own extra
- * fields from {@link #json()}.
+ * before anything starts. Fields a member does not need are ignored.
  *
  * @param engine        the engine the scenario runs on ({@code engine}, default {@code fournines})
  * @param query         query name, lower case
@@ -31,11 +30,10 @@ import java.util.Set;
  * @param snapshotIntervalMillis time between the starts of two snapshots; 0 with guarantee NONE
  * @param source        where the load comes from: {@code in-process} (the generator) or {@code kafka}
  * @param kafka         the broker and topic of a Kafka load; null until the runner names them
- * @param json          the whole scenario, for an engine's own fields
  */
 public record Scenario(String engine, String query, QueryParameters parameters, double rate, long keys, int threads, int members,
                        double warmupSeconds, double durationSeconds, Guarantee guarantee, long snapshotIntervalMillis, String source,
-                       String mode, KafkaEndpoint kafka, JsonNode json) {
+                       String mode, KafkaEndpoint kafka) {
 
     public static final String IN_PROCESS = "in-process";
     public static final String KAFKA = "kafka";
@@ -130,7 +128,7 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException(KafkaEndpoint.FIELD + ": only for load.source kafka; it is " + source);
         }
         return new Scenario(engine, name, parameters, rate, keys, threads, members, warmup, duration, guarantee, snapshotInterval, source,
-                mode, kafka, root);
+                mode, kafka);
     }
 
     /** This scenario fed from {@code endpoint}: the runner names broker and topic on the command line of a member alone. */
@@ -139,7 +137,7 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException("load.source: a Kafka endpoint is only for load.source kafka; it is " + source);
         }
         return new Scenario(engine, query, parameters, rate, keys, threads, members, warmupSeconds, durationSeconds, guarantee,
-                snapshotIntervalMillis, source, mode, endpoint, json);
+                snapshotIntervalMillis, source, mode, endpoint);
     }
 
     /** A scenario about to run must say where its Kafka load is, if it has one. */
@@ -160,30 +158,29 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
     }
 
     private static QueryParameters parameters(JsonNode query, QueryRegistry.Query spec) throws ScenarioException {
-        long[] values = new long[4];
         QueryParameters defaults = QueryParameters.defaults();
-        values[0] = defaults.windowMs();
-        values[1] = defaults.slideMs();
-        values[2] = defaults.auctionSkip();
-        values[3] = defaults.sideInputRows();
-        String[] names = {"window_ms", "slide_ms", "auction_skip", "side_input_rows"};
-        for (int i = 0; i < names.length; i++) {
-            QueryRegistry.Parameter p = spec.parameters().get(names[i]);
-            if (p != null) {
-                values[i] = query.has(p.name()) ? Json.integer(query, "query." + p.name(), p.min()) : p.defaultValue();
-                if (values[i] > p.max()) {
-                    throw new ScenarioException("query." + p.name() + ": must be at most " + p.max() + "; is " + values[i]);
-                }
-            }
-        }
+        boolean windowed = spec.parameters().containsKey("window_ms");
+        long window = parameter(query, spec, "window_ms", defaults.windowMs());
         // A query with a window and no slide tumbles.
-        if (spec.parameters().containsKey("window_ms") && !spec.parameters().containsKey("slide_ms")) {
-            values[1] = values[0];
+        long slide = parameter(query, spec, "slide_ms", windowed ? window : defaults.slideMs());
+        if (windowed && window % slide != 0) {
+            throw new ScenarioException("query.window_ms: must be a multiple of query.slide_ms (" + slide + "); is " + window);
         }
-        if (spec.parameters().containsKey("window_ms") && values[0] % values[1] != 0) {
-            throw new ScenarioException("query.window_ms: must be a multiple of query.slide_ms (" + values[1] + "); is " + values[0]);
+        return new QueryParameters(window, slide, parameter(query, spec, "auction_skip", defaults.auctionSkip()),
+                Math.toIntExact(parameter(query, spec, "side_input_rows", defaults.sideInputRows())));
+    }
+
+    /** The query's parameter {@code name} in its registry range, its registry default if absent; {@code otherwise} if the query takes none. */
+    private static long parameter(JsonNode query, QueryRegistry.Query spec, String name, long otherwise) throws ScenarioException {
+        QueryRegistry.Parameter p = spec.parameters().get(name);
+        if (p == null) {
+            return otherwise;
         }
-        return new QueryParameters(values[0], values[1], values[2], Math.toIntExact(values[3]));
+        long value = query.has(name) ? Json.integer(query, "query." + name, p.min()) : p.defaultValue();
+        if (value > p.max()) {
+            throw new ScenarioException("query." + name + ": must be at most " + p.max() + "; is " + value);
+        }
+        return value;
     }
 
     private static Guarantee guarantee(JsonNode root, QueryRegistry.Engine capabilities) throws ScenarioException {
