@@ -15,7 +15,8 @@ help:
 	@echo "make build    build the Java modules without testing"
 	@echo "make lock     re-pin requirements.txt from requirements.in"
 	@echo "make bench-<scenario> [RATE=.. DURATION=.. ...]   play scenarios/<scenario>.yaml (see scenarios/README.md)"
-	@echo "make gate BASE=<git ref> [SCENARIO=q5] [REPEAT=3] [THRESHOLD=0.05] [RATE=.. ...]   base vs working tree, interleaved"
+	@echo "make gate BASE=<git ref> [SCENARIO=q5-gate] [REPEAT=5] [THRESHOLD=0.05] [RATE=.. ...]   base vs working tree, interleaved"
+	@echo "make gate-selftest [TRIALS=12] [REPEAT=5] [SLOWDOWN=0.10]   the gate's false-alarm and detection rates on this machine"
 	@echo "make bench-<scenario> TARGET=aws OPERATOR_CIDR=<ip>/32 [CLUSTER=N]   the same on EC2 (README, 'Running on AWS')"
 	@echo "make aws-cost [CLUSTER=N]   estimated hourly cost;  make aws-up / aws-down   start / destroy the EC2 cluster"
 
@@ -71,13 +72,21 @@ bench_overrides = $(strip $(foreach v,$(BENCH_VARS),$(if $(filter command line,$
 bench-%:
 	./fournines run $* $(bench_overrides)
 
-SCENARIO ?= q5
-REPEAT ?= 3
+# The gate's defaults are the ones `make gate-selftest` validates (analysis/README.md, "The regression gate").
+SCENARIO ?= q5-gate
+REPEAT ?= 5
 THRESHOLD ?= 0.05
-.PHONY: gate
+TRIALS ?= 12
+SLOWDOWN ?= 0.10
+.PHONY: gate gate-selftest
 gate:
-	@test -n '$(BASE)' || { echo "usage: make gate BASE=<git ref> [SCENARIO=q5] [REPEAT=3] [THRESHOLD=0.05] [RATE=.. ...]" >&2; exit 2; }
-	./fournines gate-ref '$(BASE)' --scenario '$(SCENARIO)' --repeat '$(REPEAT)' --threshold '$(THRESHOLD)' $(bench_overrides)
+	@test -n '$(BASE)' || { echo "usage: make gate BASE=<git ref> [SCENARIO=q5-gate] [REPEAT=5] [THRESHOLD=0.05] [ALLOW_INCOMPLETE=1] [RATE=.. ...]" >&2; exit 2; }
+	./fournines gate-ref '$(BASE)' --scenario '$(SCENARIO)' --repeat '$(REPEAT)' --threshold '$(THRESHOLD)' \
+		$(if $(filter 1,$(ALLOW_INCOMPLETE)),--allow-incomplete) $(bench_overrides)
+
+gate-selftest:
+	./fournines gate-selftest --scenario '$(SCENARIO)' --trials '$(TRIALS)' --repeat '$(REPEAT)' \
+		--slowdown '$(SLOWDOWN)' --threshold '$(THRESHOLD)' $(bench_overrides)
 
 # EC2 (README, "Running on AWS"). Settings are make variables, which make passes to the environment:
 # CLUSTER, OPERATOR_CIDR, SSH_KEY, AWS_REGION, AWS_AZ, STACK, MEMBER_TYPE, BROKER_TYPE, LOADGEN_TYPE, BROKERS,

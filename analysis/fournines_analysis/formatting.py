@@ -1,5 +1,6 @@
 """Numbers for people: latencies in whole microseconds with thousands separators (exact, one unit
-everywhere so columns compare at a glance), rates in events/s, and a mark for what was not recorded."""
+everywhere so columns compare at a glance), CPU per event in nanoseconds, rates in events/s, and a
+mark for what was not recorded."""
 import math
 
 MISSING = "—"
@@ -11,6 +12,10 @@ def _absent(value) -> bool:
 
 def micros(value) -> str:
     return MISSING if _absent(value) else f"{value:,.0f} µs"
+
+
+def nanos(value) -> str:
+    return MISSING if _absent(value) else f"{value:,.0f} ns"
 
 
 def rate(value) -> str:

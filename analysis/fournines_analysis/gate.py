@@ -1,11 +1,18 @@
 """The regression gate: is the candidate slower than the baseline beyond noise and threshold?
 
-For each latency series every run has, three metrics are compared, each read from the 1 s intervals
-after warm-up: the median of the per-interval p99 (the typical second), the mean of the per-interval
-max (how bad seconds get), and p99.99 of all intervals pooled (the promise in the name). The ratio
-candidate/baseline gets a confidence interval from a seeded hierarchical bootstrap (bootstrap.py).
-A metric regresses only if its whole interval lies above 1 + threshold, and improves only if it lies
-wholly below 1 - threshold; anything else is "no significant change". Lower latency is better.
+Every metric is read from the 1 s intervals after warm-up. For each latency series every run has,
+three: the median of the per-interval p99 (the typical second), the mean of the per-interval max (how
+bad seconds get), and p99.99 of all intervals pooled (the promise in the name). From cpu.csv and
+throughput.csv, when every run has them, the work side: CPU per event and events/s per core (the
+same measurement seen from both ends, since users quote either). The ratio candidate/baseline gets a
+99% confidence interval from a seeded hierarchical bootstrap (bootstrap.py): with a few runs a side
+the bootstrap's tails are too short for p99.99, and at 95% identical code failed the gate too often.
+
+A metric regresses when its ratio is worse than the threshold allows (above 1 + threshold; below
+1 / (1 + threshold) for a metric where higher is better) and its whole interval lies on the worse side
+of 1: slower by more than is tolerated, and surely slower. Improvements mirror that; anything else is
+"no significant change". This rule, the threshold and the default number of runs are the ones whose
+false-alarm and detection rates `make gate-selftest` measures (analysis/README.md).
 
 Only runs that stand are judged (standing.py): completed, with logs that cover the whole measurement.
 Any other run is refused, naming its file, unless the caller allows incomplete runs explicitly; the
@@ -27,6 +34,7 @@ from fournines_analysis.summary import measured_counts
 
 REGRESSION, IMPROVEMENT, NO_CHANGE = "regression", "improvement", "no significant change"
 OVERRIDE = "--allow-incomplete"
+WORK_SERIES = "work (cpu.csv, throughput.csv)"
 
 
 class RunsRefused(ValueError):
@@ -37,8 +45,8 @@ class RunsRefused(ValueError):
 
 
 @dataclass(frozen=True, eq=False)
-class Sample:
-    """One side (baseline or candidate) of one series: its runs' measured, non-empty intervals."""
+class LatencySample:
+    """One side (baseline or candidate) of one latency series: its runs' measured, non-empty intervals."""
     counts: np.ndarray  # (intervals, buckets), only buckets used by some interval
     layout: Layout
     run_sizes: list[int]  # intervals per run, in the order of the rows
@@ -46,16 +54,32 @@ class Sample:
     max: np.ndarray  # per interval
 
 
+@dataclass(frozen=True, eq=False)
+class WorkSample:
+    """One side's CPU seconds and events per measured sample interval, run after run."""
+    cpu_s: np.ndarray
+    events: np.ndarray
+    run_sizes: list[int]
+
+
 @dataclass(frozen=True)
 class Metric:
     name: str
-    statistic: Callable[[Sample, np.ndarray], np.ndarray]  # (sample, weights (B, intervals)) -> (B,)
+    statistic: Callable  # (sample, weights (B, intervals)) -> (B,)
+    show: Callable[[float], str]
+    higher_is_worse: bool = True
 
 
-METRICS = (
-    Metric("p99 per interval, median", lambda s, w: bootstrap.weighted_median(s.p99, w)),
-    Metric("max per interval, mean", lambda s, w: bootstrap.weighted_mean(s.max, w)),
-    Metric("p99.99 of all intervals", lambda s, w: bootstrap.pooled_percentile(s.counts, s.layout, w, 99.99)),
+LATENCY_METRICS = (
+    Metric("p99 per interval, median", lambda s, w: bootstrap.weighted_median(s.p99, w), formatting.micros),
+    Metric("max per interval, mean", lambda s, w: bootstrap.weighted_mean(s.max, w), formatting.micros),
+    Metric("p99.99 of all intervals", lambda s, w: bootstrap.pooled_percentile(s.counts, s.layout, w, 99.99),
+           formatting.micros),
+)
+WORK_METRICS = (
+    Metric("CPU per event", lambda s, w: (w @ s.cpu_s) / (w @ s.events) * 1e9, formatting.nanos),
+    Metric("events/s per core", lambda s, w: (w @ s.events) / (w @ s.cpu_s), formatting.number0,
+           higher_is_worse=False),
 )
 
 
@@ -63,9 +87,9 @@ METRICS = (
 class Verdict:
     series: str
     metric: str
-    baseline: float
-    candidate: float
-    ratio: float
+    baseline: str  # as shown
+    candidate: str
+    ratio: float  # candidate / baseline
     low: float
     high: float
     verdict: str
@@ -82,27 +106,41 @@ class GateResult:
     def regressed(self) -> bool:
         return any(v.verdict == REGRESSION for v in self.verdicts)
 
+    @property
+    def regressions(self) -> list[str]:
+        return [f"{v.series}: {v.metric}" for v in self.verdicts if v.verdict == REGRESSION]
+
     def format(self) -> str:
         lines = [self.header, *self.notes]
-        width = max(len(m.name) for m in METRICS)
+        width = max(len(m.name) for m in LATENCY_METRICS + WORK_METRICS)
         for series in dict.fromkeys(v.series for v in self.verdicts):
             lines += ["", f"series {series}",
-                      f"  {'metric':<{width}}  {'baseline':>12}  {'candidate':>12}  {'ratio':>6}  "
+                      f"  {'metric':<{width}}  {'baseline':>16}  {'candidate':>16}  {'ratio':>6}  "
                       f"{'confidence interval':<19}  verdict"]
             for v in (v for v in self.verdicts if v.series == series):
-                lines.append(f"  {v.metric:<{width}}  {formatting.micros(v.baseline):>12}  "
-                             f"{formatting.micros(v.candidate):>12}  {v.ratio:6.3f}  "
+                lines.append(f"  {v.metric:<{width}}  {v.baseline:>16}  {v.candidate:>16}  {v.ratio:6.3f}  "
                              f"{f'[{v.low:.3f}, {v.high:.3f}]':<19}  {v.verdict}")
-        regressions = [f"{v.series}: {v.metric}" for v in self.verdicts if v.verdict == REGRESSION]
-        verdict = (f"gate: FAILED, regression in {'; '.join(regressions)}" if regressions
+        verdict = (f"gate: FAILED, regression in {'; '.join(self.regressions)}" if self.regressed
                    else "gate: passed, no regression")
         if self.judged_anyway:
             verdict += f"; {self.judged_anyway} incomplete run(s) judged anyway ({OVERRIDE})"
         return "\n".join(lines + ["", verdict])
 
 
+def judge(ratio: float, low: float, high: float, threshold: float, higher_is_worse: bool = True) -> str:
+    """The rule in the module docstring, for a ratio candidate/baseline and its interval [low, high]."""
+    if not higher_is_worse:  # read as the slowdown factor baseline/candidate
+        with np.errstate(divide="ignore"):
+            ratio, low, high = np.reciprocal([ratio, high, low], dtype=float)
+    if ratio > 1 + threshold and low > 1:
+        return REGRESSION
+    if ratio < 1 / (1 + threshold) and high < 1:
+        return IMPROVEMENT
+    return NO_CHANGE
+
+
 def gate(baselines: list[Path | str], candidates: list[Path | str], threshold: float = 0.05,
-         confidence: float = 0.95, replicates: int = 2000, seed: int = 1, allow_incomplete: bool = False) -> GateResult:
+         confidence: float = 0.99, replicates: int = 2000, seed: int = 1, allow_incomplete: bool = False) -> GateResult:
     """RunsRefused if a run does not stand and `allow_incomplete` is not set."""
     if not baselines or not candidates:
         raise ValueError("the gate needs at least one baseline and one candidate results folder")
@@ -117,23 +155,31 @@ def gate(baselines: list[Path | str], candidates: list[Path | str], threshold: f
     series = [name for name in base_runs[0].latency if all(name in r.latency for r in every)]
     if not series:
         raise BadInput(base_runs[0].path, "no latency series (*.hlog name) is in every baseline and candidate run")
-    rng = np.random.default_rng(seed)
-    tail = (1 - confidence) / 2 * 100
-    verdicts = []
-    for name in series:
-        base, cand = _sample(base_runs, name), _sample(cand_runs, name)
-        base_w = bootstrap.resample_weights(base.run_sizes, replicates, rng)
-        cand_w = bootstrap.resample_weights(cand.run_sizes, replicates, rng)
-        for metric in METRICS:
-            b, c = (metric.statistic(s, np.ones((1, len(s.p99))))[0] for s in (base, cand))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratios = metric.statistic(cand, cand_w) / metric.statistic(base, base_w)
-            low, high = np.nanpercentile(ratios, [tail, 100 - tail])
-            verdict = REGRESSION if low > 1 + threshold else IMPROVEMENT if high < 1 - threshold else NO_CHANGE
-            verdicts.append(Verdict(name, metric.name, b, c, c / b if b else float("nan"), low, high, verdict))
+    compared = [(name, _latency_sample(base_runs, name), _latency_sample(cand_runs, name), LATENCY_METRICS)
+                for name in series]
     notes = [f"  judged anyway ({OVERRIDE}): {line}" for lines in shortfalls.values() for line, _ in lines]
     notes += [f"  not in every run, not gated: {name}"
               for name in sorted({n for r in every for n in r.latency} - set(series))]
+    without_work = [r for r in every if r.cpu is None or r.throughput is None]
+    if without_work:
+        notes.append(f"  not gated: {', '.join(m.name for m in WORK_METRICS)} "
+                     f"(no cpu.csv or throughput.csv in {without_work[0].path})")
+    else:
+        compared.append((WORK_SERIES, _work_sample(base_runs), _work_sample(cand_runs), WORK_METRICS))
+    rng = np.random.default_rng(seed)
+    tail = (1 - confidence) / 2 * 100
+    verdicts = []
+    for name, base, cand, metrics in compared:
+        base_w = bootstrap.resample_weights(base.run_sizes, replicates, rng)
+        cand_w = bootstrap.resample_weights(cand.run_sizes, replicates, rng)
+        for metric in metrics:
+            b, c = (metric.statistic(s, np.ones((1, sum(s.run_sizes))))[0] for s in (base, cand))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratios = metric.statistic(cand, cand_w) / metric.statistic(base, base_w)
+            low, high = np.nanpercentile(ratios, [tail, 100 - tail])
+            ratio = c / b if b else float("nan")
+            verdicts.append(Verdict(name, metric.name, metric.show(b), metric.show(c), ratio, low, high,
+                                    judge(ratio, low, high, threshold, metric.higher_is_worse)))
     if min(len(base_runs), len(cand_runs)) < 2:
         notes.append("  note: one run on a side, so the interval covers noise within a run only, not between "
                      "JVM launches; repeat runs interleaved (A B A B ...) for a verdict that holds.")
@@ -151,7 +197,7 @@ def _shortfalls(run: Run) -> list[tuple[str, str]]:
     return reasons + [(str(gap), "runs whose logs cover the whole measurement only") for gap in standing.gaps]
 
 
-def _sample(runs: list[Run], name: str) -> Sample:
+def _latency_sample(runs: list[Run], name: str) -> LatencySample:
     logs: list[LatencyLog] = [r.latency[name] for r in runs]
     for log in logs[1:]:
         if log.layout.key != logs[0].layout.key:
@@ -170,4 +216,22 @@ def _sample(runs: list[Run], name: str) -> Sample:
     used = np.flatnonzero(counts.any(axis=0))
     counts, layout = counts[:, used], layout.take(used)
     p99, top = value_at_percentiles(counts, layout, [99, 100]).T
-    return Sample(counts, layout, [len(b) for b in blocks], p99, top)
+    return LatencySample(counts, layout, [len(b) for b in blocks], p99, top)
+
+
+def _work_sample(runs: list[Run]) -> WorkSample:
+    """CPU seconds and events over each cpu.csv sample interval after the warm-up: from the last
+    sample at or before its end (the first if none is), as the report's rates are. Events are read
+    at the CPU sampler's times, interpolated if the two files were sampled apart."""
+    cpu, events, sizes = [], [], []
+    for run in runs:
+        time, used = run.cpu["time_s"].to_numpy(), run.cpu["cpu_seconds"].to_numpy()
+        counted = np.interp(time, run.throughput["time_s"].to_numpy(), run.throughput["events"].to_numpy())
+        first = max(0, np.searchsorted(time, run.warmup_s, side="right") - 1)
+        d_cpu, d_events = np.diff(used[first:]), np.diff(counted[first:])
+        if not d_events.sum() or not d_cpu.sum():
+            raise BadInput(run.path / "cpu.csv", "no CPU time or no events after the warm-up, so no CPU per event")
+        cpu.append(d_cpu)
+        events.append(d_events)
+        sizes.append(len(d_cpu))
+    return WorkSample(np.concatenate(cpu), np.concatenate(events), sizes)

@@ -30,11 +30,13 @@ def java_expected() -> dict:
 
 @pytest.fixture(scope="session")
 def synthetic_runs(tmp_path_factory) -> dict[str, list[Path]]:
-    """Three runs each: a baseline, a candidate 30% slower, one 30% faster, and one that only differs
-    by its random seeds (run-to-run and second-to-second noise, occasional pauses)."""
+    """Three runs each: a baseline, a candidate 30% slower, one 30% faster, one with the baseline's
+    latency but 10% more CPU per event, and one that only differs by its random seeds (run-to-run
+    and second-to-second noise, occasional pauses)."""
     from synthetic import write_run
 
     root = tmp_path_factory.mktemp("synthetic")
-    kinds = {"baseline": (0, 1.0), "slower": (100, 1.3), "faster": (200, 0.7), "same": (300, 1.0)}
-    return {kind: [write_run(root / f"{kind}-{i}", seed + i, slowdown) for i in range(3)]
-            for kind, (seed, slowdown) in kinds.items()}
+    kinds = {"baseline": (0, 1.0, 1.0), "slower": (100, 1.3, 1.0), "faster": (200, 0.7, 1.0),
+             "heavier": (400, 1.0, 1.1), "same": (300, 1.0, 1.0)}
+    return {kind: [write_run(root / f"{kind}-{i}", seed + i, slowdown, cpu_slowdown=cpu) for i in range(3)]
+            for kind, (seed, slowdown, cpu) in kinds.items()}

@@ -1,6 +1,7 @@
 """Synthetic results folders for the gate and fault tests: seeded lognormal latencies with run-to-run noise
-and occasional pauses, written in Java's .hlog line format (hdrh encodes the same V2 payload); and the
-edits tests make to a copied results folder (its run.json fields, a log cut short)."""
+and occasional pauses, written in Java's .hlog line format (hdrh encodes the same V2 payload), with
+the CPU and event counters of throughput.csv and cpu.csv; and the edits tests make to a copied
+results folder (its run.json fields, a log cut short)."""
 import json
 from pathlib import Path
 
@@ -13,11 +14,17 @@ HEADER = ('#[Histogram log format version 1.3]\n'
           '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n')
 
 
+CPU_NS_PER_EVENT = 500_000  # half a core at the default 1000 events/s
+
+
 def write_run(folder: Path, seed: int, slowdown: float = 1.0, seconds: int = 25, warmup_s: int = 5,
-              events_per_s: int = 1000) -> Path:
-    """A run whose every latency is `slowdown` times the baseline's; the seed picks the noise."""
+              events_per_s: int = 1000, cpu_slowdown: float = 1.0) -> Path:
+    """A run whose every latency is `slowdown` times the baseline's, and its CPU per event
+    `cpu_slowdown` times; the seed picks the noise."""
     rng = np.random.default_rng(seed)
     run_factor = slowdown * np.exp(rng.normal(0, 0.03))  # this JVM launch is a little faster or slower
+    cpu_per_s = events_per_s * CPU_NS_PER_EVENT * 1e-9 * cpu_slowdown * np.exp(rng.normal(0, 0.02))
+    cpu_s = np.cumsum(cpu_per_s * rng.lognormal(0, 0.05, seconds)).round(2)  # /proc counts 10 ms ticks
     per_second = []
     for second in range(seconds):
         latency = rng.lognormal(np.log(400), 0.4, events_per_s)
@@ -26,6 +33,9 @@ def write_run(folder: Path, seed: int, slowdown: float = 1.0, seconds: int = 25,
         per_second.append(latency * run_factor)
     folder.mkdir(parents=True)
     (folder / "latency.hlog").write_text(hlog_text(per_second))
+    (folder / "throughput.csv").write_text("time_s,events,events_per_s\n" + "".join(
+        f"{t + 1},{(t + 1) * events_per_s},{events_per_s}\n" for t in range(seconds)))
+    (folder / "cpu.csv").write_text("time_s,cpu_seconds\n" + "".join(f"{t + 1},{c}\n" for t, c in enumerate(cpu_s)))
     (folder / "run.json").write_text(json.dumps({"scenario": {"name": "synthetic"}, "status": "completed",
                                                  "warmup_s": warmup_s, "duration_s": seconds - warmup_s}))
     return folder

@@ -3,7 +3,8 @@ import pytest
 from click.testing import CliRunner
 
 from fournines.cli import cli
-from fournines_analysis.gate import IMPROVEMENT, METRICS, NO_CHANGE, REGRESSION, gate
+from fournines_analysis.gate import (IMPROVEMENT, LATENCY_METRICS, NO_CHANGE, REGRESSION, WORK_METRICS,
+                                     WORK_SERIES, gate, judge)
 from synthetic import drop_intervals, edit_run_json, write_run
 
 REFUSED = "the gate judges completed runs only (pass --allow-incomplete to judge it anyway)"
@@ -24,7 +25,7 @@ def test_a_clear_regression_fails_the_gate(synthetic_runs):
     assert "p99 per interval, median" in result.output and "regression" in result.output
     assert "gate: FAILED, regression in latency: p99 per interval, median" in result.output
     v = gate(synthetic_runs["baseline"], synthetic_runs["slower"]).verdicts[0]
-    assert v.low > 1.05 and 1.2 < v.ratio < 1.4
+    assert v.low > 1 and 1.2 < v.ratio < 1.4
 
 
 def test_a_clear_improvement_passes_and_says_so(synthetic_runs):
@@ -38,10 +39,44 @@ def test_noise_alone_is_no_significant_change(synthetic_runs):
     result = run_gate(synthetic_runs["baseline"], synthetic_runs["same"])
     assert result.exit_code == 0, result.output
     assert set(verdicts(gate(synthetic_runs["baseline"], synthetic_runs["same"])).values()) == {NO_CHANGE}
-    assert result.output.count("no significant change") == len(METRICS)
+    assert result.output.count("no significant change") == len(LATENCY_METRICS) + len(WORK_METRICS)
 
 
-def test_the_threshold_is_the_bar_the_whole_interval_must_clear(synthetic_runs):
+def test_more_cpu_per_event_fails_the_gate_though_latency_holds(synthetic_runs):
+    result = run_gate(synthetic_runs["baseline"], synthetic_runs["heavier"])
+    assert result.exit_code == 1, result.output
+    assert (f"gate: FAILED, regression in {WORK_SERIES}: CPU per event; {WORK_SERIES}: events/s per core"
+            in result.output)
+    work = [v for v in gate(synthetic_runs["baseline"], synthetic_runs["heavier"]).verdicts if v.series == WORK_SERIES]
+    assert [v.metric for v in work] == ["CPU per event", "events/s per core"]
+    assert 1.05 < work[0].ratio < 1.15 and 0.87 < work[1].ratio < 0.95
+    assert work[0].baseline.endswith(" ns")
+
+
+def test_runs_without_cpu_accounting_are_gated_on_latency_and_say_so(synthetic_runs, tmp_path):
+    import shutil
+    copy = shutil.copytree(synthetic_runs["same"][0], tmp_path / "no-cpu")
+    (copy / "cpu.csv").unlink()
+    result = gate(synthetic_runs["baseline"], [copy])
+    assert {v.series for v in result.verdicts} == {"latency"}
+    assert (f"  not gated: CPU per event, events/s per core (no cpu.csv or throughput.csv in {copy})"
+            in result.notes)
+
+
+@pytest.mark.parametrize("ratio, low, high, higher_is_worse, expected", [
+    (1.10, 1.02, 1.18, True, REGRESSION),
+    (1.04, 1.01, 1.07, True, NO_CHANGE),  # surely slower, but within the 5% tolerated
+    (1.10, 0.99, 1.21, True, NO_CHANGE),  # slower by more than tolerated, but not surely
+    (0.90, 0.85, 0.97, True, IMPROVEMENT),
+    (0.90, 0.85, 0.97, False, REGRESSION),  # events/s per core fell by 10%
+    (1 / 1.04, 0.92, 0.99, False, NO_CHANGE),
+])
+def test_the_rule_needs_a_ratio_beyond_the_threshold_and_an_interval_beyond_one(ratio, low, high,
+                                                                                 higher_is_worse, expected):
+    assert judge(ratio, low, high, 0.05, higher_is_worse) == expected
+
+
+def test_the_threshold_is_the_bar_the_ratio_must_clear(synthetic_runs):
     """A 30% slow-down is no regression when 50% is tolerated."""
     result = gate(synthetic_runs["baseline"], synthetic_runs["slower"], threshold=0.5)
     assert REGRESSION not in verdicts(result).values() and not result.regressed

@@ -58,7 +58,7 @@ def compare(results_dirs, out):
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("groups", nargs=-1, type=click.UNPROCESSED)
 @click.option("--threshold", default=0.05, show_default=True, type=click.FloatRange(0, 1, max_open=True),
-              help="Relative slow-down tolerated: 0.05 flags a metric only if it is surely >5% slower.")
+              help="Relative slow-down tolerated: 0.05 flags a metric only if it is >5% slower and surely slower.")
 @click.option("--seed", default=1, show_default=True, help="Bootstrap seed: same inputs, same verdict.")
 @click.option("--allow-incomplete", is_flag=True,
               help="Judge runs that did not complete or whose logs miss part of the measurement, instead of "
@@ -68,10 +68,12 @@ def gate(groups, threshold, seed, allow_incomplete):
 
     Usage: gate --baseline DIR... --candidate DIR... [--threshold 0.05]
 
-    Every latency series is judged on three metrics over the 1 s intervals after warm-up, each with a
-    bootstrap confidence interval of candidate/baseline; a regression needs the whole interval above
-    1 + threshold. Use several runs on each side, measured interleaved (A B A B ...). Every run must
-    have completed, with logs covering its whole measurement, unless --allow-incomplete.
+    Every latency series is judged on three metrics over the 1 s intervals after warm-up, and the work
+    (from cpu.csv and throughput.csv) on CPU per event and events/s per core, each with a 99% bootstrap
+    interval of candidate/baseline; a regression needs a ratio worse than 1 + threshold and the whole
+    interval on the worse side of 1. Use five runs on each side, measured interleaved (A B A B ...):
+    make gate-selftest measures the false alarms and detections of that on this machine. Every run
+    must have completed, with logs covering its whole measurement, unless --allow-incomplete.
     """
     from fournines_analysis.gate import RunsRefused, gate as run_gate
 

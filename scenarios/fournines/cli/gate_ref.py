@@ -10,11 +10,12 @@ from fournines.spec.scenario import ScenarioError
 @click.command("gate-ref", context_settings={"ignore_unknown_options": True})
 @click.argument("base")
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
-@click.option("--scenario", default="q5", show_default=True, help="Scenario name or .yaml path.")
-@click.option("--repeat", default=3, show_default=True, type=click.IntRange(1), help="Runs per side.")
+@click.option("--scenario", default="q5-gate", show_default=True, help="Scenario name or .yaml path.")
+@click.option("--repeat", default=5, show_default=True, type=click.IntRange(1), help="Runs per side.")
 @click.option("--threshold", default=0.05, show_default=True, type=click.FloatRange(0, 1, max_open=True),
               help="Relative slow-down tolerated (see ./fournines gate).")
-def gate_ref(base, assignments, scenario, repeat, threshold):
+@click.option("--allow-incomplete", is_flag=True, help="Passed to ./fournines gate.")
+def gate_ref(base, assignments, scenario, repeat, threshold, allow_incomplete):
     """Benchmark git ref BASE and the working tree interleaved (A B A B ...), then gate.
 
     KEY=VALUE overrides apply to both sides, as in ./fournines run. Exit codes: those of
@@ -22,7 +23,7 @@ def gate_ref(base, assignments, scenario, repeat, threshold):
     exit code of the first run that failed.
     """
     try:
-        code = gate_against(base, scenario, repeat, list(assignments), threshold)
+        code = gate_against(base, scenario, repeat, list(assignments), threshold, allow_incomplete)
     except (ScenarioError, OverrideError, RefError) as e:
         click.echo(str(e), err=True)
         raise SystemExit(2)

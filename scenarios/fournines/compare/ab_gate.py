@@ -53,7 +53,7 @@ def interleaved(sides: list[Side], repeat: int) -> list[Side]:
 
 
 def gate_against(base_ref: str, scenario_ref: str, repeat: int, assignments: list[str], threshold: float,
-                 repo: Path = REPO_ROOT) -> int:
+                 allow_incomplete: bool = False, repo: Path = REPO_ROOT) -> int:
     resolve_ref(repo, base_ref)  # a bad ref is refused before anything is made
     scenario_file = scenario_path(scenario_ref).resolve()
     scenario = load_scenario(str(scenario_file), parse_overrides(assignments))
@@ -64,17 +64,18 @@ def gate_against(base_ref: str, scenario_ref: str, repeat: int, assignments: lis
     with SignalCatcher() as signals, base_worktree(repo, base_ref) as base:
         sides = [Side("baseline", base), Side("candidate", repo)]
         for side in sides:  # validate and build both before measuring either
-            _run(side, [*run_args, "--check"], repo, signals, f"{side.name} ({side.root}): check and build")
+            run_side(side, [*run_args, "--check"], repo, signals, f"{side.name} ({side.root}): check and build")
         gate_dir = new_results_folder(f"gate-{scenario['name']}", repo / "results")
         print(f"gate: {gate_dir}", file=sys.stderr)
         folders = {side.name: [] for side in sides}
         for i, side in enumerate(interleaved(sides, repeat)):
             results = gate_dir / side.name
             before = set(results.glob("*"))
-            _run(side, [*run_args, "--results-root", str(results)], repo, signals,
+            run_side(side, [*run_args, "--results-root", str(results)], repo, signals,
                  f"run {i + 1}/{2 * repeat}: {side.name}")
             folders[side.name] += sorted(set(results.glob("*")) - before)
     verdict = subprocess.run([str(repo / "fournines"), "gate", "--threshold", str(threshold),
+                              *(["--allow-incomplete"] if allow_incomplete else []),
                               "--baseline", *map(str, folders["baseline"]),
                               "--candidate", *map(str, folders["candidate"])],
                              capture_output=True, text=True)
@@ -84,7 +85,7 @@ def gate_against(base_ref: str, scenario_ref: str, repeat: int, assignments: lis
     return verdict.returncode
 
 
-def _run(side: Side, args: list[str], repo: Path, signals: SignalCatcher, title: str) -> None:
+def run_side(side: Side, args: list[str], repo: Path, signals: SignalCatcher, title: str) -> None:
     print(f"== {title}", file=sys.stderr, flush=True)
     child = subprocess.Popen(side.command(args, repo), cwd=side.root, env=side.env(), start_new_session=True)
     forwarded = 0

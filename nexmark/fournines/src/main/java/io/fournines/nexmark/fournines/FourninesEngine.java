@@ -280,8 +280,8 @@ final class FourninesEngine implements EngineAdapter {
             settings.put("cooperative_threads", scenario.threads());
             settings.put("api", "Pipeline API");
             settings.put("processing_guarantee", scenario.guarantee().spelled());
-            if (InjectedWork.ROUNDS > 0) {
-                settings.put("injected_work_per_event", InjectedWork.ROUNDS);
+            if (InjectedWork.NANOS > 0) {
+                settings.put("injected_nanos_per_event", InjectedWork.NANOS);
             }
             m.putPOJO("engine_settings", settings);
             Map<String, Long> jobMetrics = job.metrics();
