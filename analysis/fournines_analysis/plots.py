@@ -4,7 +4,9 @@ state and no display needed; PNGs are rendered by Agg).
 - nines: latency against percentile on a 'nines' axis, x = -log10(1 - p), so 90%, 99%, 99.9%, 99.99%
   are equally spaced and the tail gets the room it deserves;
 - latency over time: each interval's p99 and max, the warm-up shaded (it is left out of the summary);
-- throughput over time, and cores busy when cpu.csv is there.
+- throughput over time, and cores busy when cpu.csv is there;
+- a trend: one metric per panel over a series of runs, each change point marked and the mean of
+  every stretch between changes drawn across it.
 """
 from pathlib import Path
 
@@ -97,3 +99,28 @@ def save(fig: Figure, path: Path) -> Path:
 def _shade_warmup(ax, start: float, warmup_s: float):
     if warmup_s > start:
         ax.axvspan(start, warmup_s, color="grey", alpha=0.2, label="warm-up (excluded)")
+
+
+def trend_figure(trend) -> Figure:
+    """`trend`: a trend.Trend."""
+    table, changes = trend.table, trend.changes
+    names = list(table.columns)
+    fig = Figure(figsize=(9, 2.2 * len(names) + 0.6), layout="constrained")
+    axes = fig.subplots(len(names), 1, sharex=True, squeeze=False)[:, 0]
+    x = np.arange(1, len(table) + 1)
+    for ax, name in zip(axes, names):
+        values = table[name].to_numpy()
+        ax.plot(x, values, marker=".", linestyle="none")
+        starts = [0, *sorted(c.index for c in changes if c.metric == name), len(values)]
+        for start, end in zip(starts, starts[1:]):
+            ax.hlines(values[start:end].mean(), x[start] - 0.5, x[end - 1] + 0.5, colors="tab:gray")
+        for c in (c for c in changes if c.metric == name):
+            ax.axvline(c.index + 0.5, color="tab:red" if c.worse else "tab:green", linestyle="--",
+                       label=f"{c.relative:+.1%} at run {c.index + 1}")
+        ax.set_ylabel(f"{name} ({trend.columns[name].unit})", fontsize=8)
+        ax.grid(True, alpha=0.3)
+        if any(c.metric == name for c in changes):
+            ax.legend(loc="best", fontsize=8)
+    axes[-1].set_xlabel("run (in time order)")
+    fig.suptitle(f"{len(table)} runs, {table.index[0]} … {table.index[-1]}; change points by Apache Otava")
+    return fig

@@ -1,4 +1,4 @@
-"""./fournines report, compare and gate: thin click wrappers over the analysis package.
+"""./fournines report, compare, gate and trend: thin click wrappers over the analysis package.
 
 Exit codes: 0 fine, 1 a regression (gate) or a failed notebook, 2 bad input (a message naming the
 file, line and field), a run the gate refuses (not completed, or logs that miss part of the
@@ -88,6 +88,36 @@ def gate(groups, threshold, seed, allow_incomplete):
         raise SystemExit(1)
 
 
+@click.command()
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--plot", "plot_path", default="trend.png", show_default=True, type=click.Path(path_type=Path),
+              help="Where to write the picture of the series with its change points.")
+@click.option("--max-pvalue", default=0.001, show_default=True, type=click.FloatRange(0, 1, min_open=True),
+              help="A change must be at least this significant (Otava's t-test).")
+@click.option("--window", default=30, show_default=True, type=click.IntRange(3),
+              help="Runs per window of Otava's first pass.")
+@click.option("--min-magnitude", default=0.0, show_default=True, type=click.FloatRange(0),
+              help="Ignore changes smaller than this fraction (0.05: 5%).")
+def trend(dirs, plot_path, max_pvalue, window, min_magnitude):
+    """Find where each metric changed over a series of runs, with Apache Otava.
+
+    DIRS are results folders or folders of them (results/ is a history). Each run gives its p99 and
+    p99.99 per latency series and its CPU per event; runs that did not complete are left out and
+    listed. Prints every change point (run, mean before and after, p-value) and plots the series.
+    """
+    from fournines import REPO_ROOT
+    from fournines_analysis.plots import save, trend_figure
+    from fournines_analysis.trend import trend as find_trend
+
+    try:
+        found = _checked(lambda: find_trend(list(dirs), REPO_ROOT / ".venv-otava" / "bin" / "python", window,
+                                            max_pvalue, min_magnitude))
+    except (FileNotFoundError, RuntimeError) as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(found.format())
+    click.echo(f"wrote {save(trend_figure(found), plot_path)}")
+
+
 def _split_groups(args) -> tuple[list[Path], list[Path]]:
     """`--baseline A B --candidate C D` (each flag may repeat) into the two lists of folders;
     click options take one value each, so these two are parsed here."""
@@ -108,4 +138,4 @@ def _split_groups(args) -> tuple[list[Path], list[Path]]:
     return groups["--baseline"], groups["--candidate"]
 
 
-COMMANDS = (report, compare, gate)
+COMMANDS = (report, compare, gate, trend)
