@@ -16,13 +16,20 @@ reads as a normal run; its percentiles simply describe less than the run measure
   joined-<n>/ in it after a restart). An active-active run's latency comes from the result
   consumer, not from its members, so only the consumer's logs count there;
 - without duration_s the end of the measurement is unknown: that is said, and only the seconds
-  from warmup_s to the end of the logs are checked.
+  from warmup_s to the end of the logs are checked;
+- each log must hold every latency the member(s) wrote to it, as run.json's hlog_values_written
+  counts them (from member.json, summed over a cluster's members): fewer means intervals were lost
+  after they were written (a cut copy, a failed merge), even where the seconds look covered, as at
+  the exempt ends. More is not a loss: a member killed mid-run leaves its intervals but no count.
+  An active-active run's logs are the consumer's, which the members' counts do not describe.
 """
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from fournines_analysis.errors import BadInput
 from fournines_analysis.hlog import LatencyLog
 from fournines_analysis.results import Run
 
@@ -59,7 +66,7 @@ def coverage_gaps(run: Run) -> list[Gap]:
         end_s = run.warmup_s + duration_s
     for log in run.latency.values():
         gaps += _missing_seconds(log, run.warmup_s, end_s)
-    return gaps + _missing_members(run)
+    return gaps + _lost_values(run) + _missing_members(run)
 
 
 def _missing_seconds(log: LatencyLog, start_s: float, end_s: float) -> list[Gap]:
@@ -92,6 +99,26 @@ def _covered(log: LatencyLog, edges: np.ndarray) -> np.ndarray:
     i = np.searchsorted(span_starts, edges, side="right") - 1  # the last span starting at or before the edge
     inside = np.clip(edges - span_starts[i], 0, lengths[i])
     return np.diff(np.where(i >= 0, before[np.maximum(i, 0)] + inside, 0.0))
+
+
+def _lost_values(run: Run) -> list[Gap]:
+    written = run.info.fields.get("hlog_values_written") or {}
+    if (run.info.fields.get("scenario") or {}).get("mode") == "active-active":
+        return []
+    gaps = []
+    for name, count in written.items():
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise BadInput(run.info.path, f"{name}: must be a count, is {json.dumps(count)}", field="hlog_values_written")
+        path = run.path / name
+        if not path.is_file():
+            if count:
+                gaps.append(Gap(path, f"missing, though the member(s) wrote {count:,} latencies to it"))
+            continue
+        held = sum(int(log.counts.sum()) for log in run.latency.values() if log.path == path)
+        if held < count:
+            gaps.append(Gap(path, f"holds {held:,} of the {count:,} latencies the member(s) wrote to it: "
+                                  f"{count - held:,} lost"))
+    return gaps
 
 
 def _missing_members(run: Run) -> list[Gap]:

@@ -6,6 +6,8 @@ import html
 from dataclasses import dataclass
 from pathlib import Path
 
+from fournines_analysis.errors import write_text
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -43,9 +45,7 @@ Block = Heading | Paragraph | Table | Image | Alert
 def write(blocks: list[Block], folder: Path, name: str = "report") -> tuple[Path, Path]:
     """Writes `<folder>/<name>.md` and `<folder>/<name>.html`; returns both paths."""
     md, page = folder / f"{name}.md", folder / f"{name}.html"
-    md.write_text(to_markdown(blocks, folder), encoding="utf-8")
-    page.write_text(to_html(blocks), encoding="utf-8")
-    return md, page
+    return write_text(md, to_markdown(blocks, folder)), write_text(page, to_html(blocks))
 
 
 def to_markdown(blocks: list[Block], folder: Path) -> str:

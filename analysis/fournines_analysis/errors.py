@@ -1,5 +1,6 @@
 """The one error bad input raises: it names the file, and the line and field when there is one, so a
-broken results folder is fixed at its source instead of being skipped and mis-measured."""
+broken results folder is fixed at its source instead of being skipped and mis-measured; and the one a
+file that cannot be written raises, naming it (a full disk must not leave a run looking complete)."""
 from pathlib import Path
 
 
@@ -20,3 +21,18 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as e:
         line = e.object[:e.start].count(b"\n") + 1
         raise BadInput(path, f"not UTF-8 text (byte {e.start})", line) from None
+
+
+class CannotWrite(Exception):
+    def __init__(self, path: Path | str, error: OSError):
+        self.path = Path(path)
+        super().__init__(f"{path}: cannot write: {error.strerror or error}")
+
+
+def write_text(path: Path, text: str) -> Path:
+    """Writes `text` as UTF-8, or raises CannotWrite naming the file (Python's own write errors do not)."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise CannotWrite(path, e) from e
+    return Path(path)

@@ -14,6 +14,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
+from fournines_analysis.errors import CannotWrite
 from fournines_analysis.histograms import Layout, value_at_percentiles
 from fournines_analysis.hlog import LatencyLog
 from fournines_analysis.timeseries import per_sample_rate
@@ -91,8 +92,11 @@ def throughput_figure(throughput, cpu, warmup_s: float, title: str) -> Figure:
 
 
 def save(fig: Figure, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=110)
+    except OSError as e:
+        raise CannotWrite(path, e) from e
     return path
 
 

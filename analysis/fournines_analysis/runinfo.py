@@ -40,6 +40,7 @@ FIELDS: dict[str, tuple[type, str]] = {
     "last_snapshot_ms": (Real, "last snapshot, start to commit (ms)"),
     "last_snapshot_bytes": (int, "last snapshot size (bytes)"),
     "faults_injected": (list, "faults injected (runner)"),
+    "hlog_values_written": (dict, "latencies written, per log (member)"),
 }
 REQUIRED = ("warmup_s",)
 

@@ -12,6 +12,19 @@ def test_report_command_writes_the_report(stall_run):
     assert (stall_run / "plots" / "nines.png").exists()
 
 
+def test_a_report_or_plot_that_cannot_be_written_exits_1_naming_it(stall_run):
+    """A symlink to /dev/full fails its writes with ENOSPC, as a full disk would."""
+    for name in ("report.html", "plots/nines.png"):
+        target = stall_run / name
+        target.parent.mkdir(exist_ok=True)
+        target.unlink(missing_ok=True)
+        target.symlink_to("/dev/full")
+        result = CliRunner().invoke(cli, ["report", str(stall_run)])
+        assert result.exit_code == 1, result.output
+        assert f"{target}: cannot write: No space left on device" in result.output
+        target.unlink()
+
+
 def test_report_notebook_runs_headless_into_the_folder(stall_run):
     result = CliRunner().invoke(cli, ["report", str(stall_run), "--notebook"])
     assert result.exit_code == 0, result.output

@@ -64,3 +64,36 @@ def test_a_cluster_run_missing_one_members_logs_is_flagged(stall_run):
 def test_without_a_recorded_duration_the_end_cannot_be_checked(stall_run):
     edit_run_json(stall_run, duration_s=...)
     assert "> - run.json: no duration_s" in top_of_report(stall_run)
+
+
+def written_counts(run) -> dict[str, int]:
+    """What the member would have recorded in member.json for the fixture's logs as they are."""
+    from fournines_analysis.hlog import read_hlog
+
+    return {name: sum(int(log.counts.sum()) for log in read_hlog(run / name))
+            for name in ("latency.hlog", "completion.hlog")}
+
+
+def test_logs_holding_what_the_member_wrote_are_complete(stall_run):
+    edit_run_json(stall_run, hlog_values_written=written_counts(stall_run))
+    assert "Coverage" not in top_of_report(stall_run)
+
+
+def test_a_log_that_lost_written_latencies_is_flagged_even_at_the_exempt_end(stall_run):
+    written = written_counts(stall_run)
+    edit_run_json(stall_run, hlog_values_written=written)
+    drop_intervals(stall_run / "latency.hlog", lambda i: i < 24)  # the last measured second: no seconds gap
+    held = written_counts(stall_run)["latency.hlog"]
+    assert held < written["latency.hlog"]
+    top = top_of_report(stall_run)
+    assert top.splitlines()[0].endswith(" — INCOMPLETE")
+    assert (f"> - latency.hlog: holds {held:,} of the {written['latency.hlog']:,} latencies the member(s) wrote "
+            f"to it: {written['latency.hlog'] - held:,} lost") in top
+
+
+def test_more_than_written_is_no_loss_and_a_written_log_that_is_gone_is_missing(stall_run):
+    written = written_counts(stall_run)
+    edit_run_json(stall_run, hlog_values_written={"latency.hlog": written["latency.hlog"] - 5, "extra.hlog": 7})
+    top = top_of_report(stall_run)
+    assert "latency.hlog" not in top  # a member killed mid-run leaves intervals but no count
+    assert "> - extra.hlog: missing, though the member(s) wrote 7 latencies to it" in top

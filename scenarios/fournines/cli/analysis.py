@@ -1,6 +1,6 @@
 """./fournines report, compare, gate and trend: thin click wrappers over the analysis package.
 
-Exit codes: 0 fine, 1 a regression (gate) or a failed notebook, 2 bad input (a message naming the
+Exit codes: 0 fine, 1 a regression (gate), a failed notebook or a file that could not be written, 2 bad input (a message naming the
 file, line and field), a run the gate refuses (not completed, or logs that miss part of the
 measurement), or bad usage.
 """
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from fournines_analysis.errors import BadInput
+from fournines_analysis.errors import BadInput, CannotWrite
 
 
 class BadInputError(click.ClickException):
@@ -16,11 +16,14 @@ class BadInputError(click.ClickException):
 
 
 def _checked(action):
-    """Runs `action`, turning bad input into exit code 2 with the reader's message."""
+    """Runs `action`, turning bad input into exit code 2 with the reader's message, and a file it could
+    not write into exit code 1 naming the file."""
     try:
         return action()
     except BadInput as e:
         raise BadInputError(str(e)) from e
+    except CannotWrite as e:
+        raise click.ClickException(str(e)) from e
 
 
 @click.command()

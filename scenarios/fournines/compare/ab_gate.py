@@ -23,6 +23,7 @@ from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import load_scenario, scenario_path
 from fournines.members.signals import SignalCatcher
 from fournines.spec.support import unsupported
+from fournines_analysis.errors import write_text
 
 
 class GateStopped(Exception):
@@ -81,7 +82,7 @@ def gate_against(base_ref: str, scenario_ref: str, repeat: int, assignments: lis
                              capture_output=True, text=True)
     print(verdict.stdout, end="")
     print(verdict.stderr, end="", file=sys.stderr)  # a refusal: a run that did not complete or lost log seconds
-    (gate_dir / "gate.txt").write_text(verdict.stdout + verdict.stderr, encoding="utf-8")
+    write_text(gate_dir / "gate.txt", verdict.stdout + verdict.stderr)
     return verdict.returncode
 
 

@@ -28,6 +28,7 @@ from fournines_analysis.gate import gate
 from fournines_analysis.proportion import Proportion
 from fournines_analysis.results import load_run
 from fournines_analysis.summary import summarize
+from fournines_analysis.errors import write_text
 
 INJECTOR = "-Dfournines.gate.injectedNanosPerEvent"
 FALSE_ALARM_GOAL, DETECTION_GOAL = 0.05, 0.95
@@ -110,12 +111,12 @@ def selftest(scenario_ref: str, trials: int, repeat: int, slowdown: float, thres
               f"took {minutes:.1f} min for {1 + 3 * trials * repeat} runs"]
     report = "\n".join(lines) + "\n"
     print(report, end="")
-    (out / "selftest.txt").write_text(report, encoding="utf-8")
-    (out / "selftest.json").write_text(json.dumps({
+    write_text(out / "selftest.txt", report)
+    write_text(out / "selftest.json", json.dumps({
         "scenario": str(scenario_file), "overrides": assignments, "trials": trials, "repeat": repeat,
         "threshold": threshold, "slowdown_target": slowdown, "injected_nanos_per_event": nanos,
         "false_alarms": false_alarms.successes, "detections": detections.successes, "minutes": round(minutes, 1),
-        "per_trial": [asdict(r) for r in results]}, indent=2) + "\n", encoding="utf-8")
+        "per_trial": [asdict(r) for r in results]}, indent=2) + "\n")
     return 0 if met else 1
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from fournines.members.jvm import PROFILE_FILE
 from fournines.results.outcome import EXIT_FAILED, Outcome
 from fournines.results.run_record import MemberReportError, assemble, read_member_report, sidecar_fields, write_run_json
+from fournines_analysis.errors import BadInput, CannotWrite, write_text
 
 
 def finish(run_dir: Path, scenario: dict, context: dict, flags: list[str], command: list[str],
@@ -23,19 +24,23 @@ def finish(run_dir: Path, scenario: dict, context: dict, flags: list[str], comma
     record.update(sidecar_fields(run_dir))
     if outcome.faults_injected is not None:
         record["faults_injected"] = outcome.faults_injected
-    write_run_json(run_dir, record)
-    if profile_file:
-        _describe_profile(run_dir)
+    try:
+        write_run_json(run_dir, record)
+        if profile_file:
+            _describe_profile(run_dir)
+    except CannotWrite as e:
+        print(f"run failed: {e}", file=sys.stderr)
+        return EXIT_FAILED
     if failure:
         print(f"run {status}: {failure}", file=sys.stderr)
-    exit_code = _report(run_dir, exit_code)
+    exit_code = _report(run_dir, record, exit_code)
     print(f"results: {run_dir}", file=sys.stderr)
     return exit_code
 
 
-def _report(run_dir: Path, exit_code: int) -> int:
-    from fournines_analysis.errors import BadInput
-    from fournines_analysis.report import write_report
+def _report(run_dir: Path, record: dict, exit_code: int) -> int:
+    """A report that cannot be written fails the run: run.json says so, if it still can be written."""
+    from fournines_analysis.report import write_report  # matplotlib: loaded only when a report is due
 
     if exit_code and not any(run_dir.glob("*.hlog")):
         print("no report: the run recorded no latency", file=sys.stderr)
@@ -46,16 +51,24 @@ def _report(run_dir: Path, exit_code: int) -> int:
     except BadInput as e:
         print(f"no report: {e}", file=sys.stderr)
         return exit_code or EXIT_FAILED
+    except CannotWrite as e:
+        print(f"run failed: {e}", file=sys.stderr)
+        try:
+            write_run_json(run_dir, {**record, "status": "failed", "failure": str(e)})
+        except CannotWrite as again:
+            print(f"run failed: {again}", file=sys.stderr)
+        return EXIT_FAILED
     return exit_code
 
 
 def _describe_profile(run_dir: Path) -> None:
-    (run_dir / "profile.md").write_text(
+    write_text(
+        run_dir / "profile.md",
         f"# Profile\n\nThe member ran with Java Flight Recorder (settings=profile); the recording is "
         f"`{PROFILE_FILE}` in this folder.\n\n"
         f"- Overview: `jfr summary {PROFILE_FILE}`\n"
         f"- Hot methods: `jfr print --events jdk.ExecutionSample {PROFILE_FILE}`\n"
         f"- GC pauses: `jfr print --events jdk.GarbageCollection {PROFILE_FILE}`\n"
         f"- Interactive, with flame graphs: open it in JDK Mission Control (`jmc`).\n",
-        encoding="utf-8")
+    )
     print(f"profile: {run_dir / PROFILE_FILE} (see profile.md)", file=sys.stderr)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fournines.results.folder import consumer_dir
+from fournines_analysis.errors import write_text
 
 # member.json fields that add up over members
 SUMMED = ("events_generated", "events_processed", "late_events", "late_window_partials", "dropped_events",
@@ -47,7 +48,7 @@ def merge_members(run_dir: Path, members: list[Path]) -> None:
     _sum_csv(run_dir / "cpu.csv", [p / "cpu.csv" for p in processes], ("cpu_seconds",), ())
     letters = [p / DEAD_LETTERS for p in processes if (p / DEAD_LETTERS).is_file()]
     if letters:
-        (run_dir / DEAD_LETTERS).write_text("".join(f.read_text(encoding="utf-8") for f in letters), encoding="utf-8")
+        write_text(run_dir / DEAD_LETTERS, "".join(f.read_text(encoding="utf-8") for f in letters))
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,12 @@ def merge_active_active(run_dir: Path, copies: list[CopyResult]) -> None:
     consumer_json = consumer_dir(run_dir) / "consumer.json"
     if consumer_json.is_file():
         summary["consumer"] = json.loads(consumer_json.read_text(encoding="utf-8"))
-    (run_dir / "active-active.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    write_text(run_dir / "active-active.json", json.dumps(summary, indent=2) + "\n")
     member_json = run_dir / "member.json"
     if member_json.is_file():
         report = json.loads(member_json.read_text(encoding="utf-8"))
         report["active_active"] = summary
-        member_json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        write_text(member_json, json.dumps(report, indent=2) + "\n")
 
 
 def _merge_member_json(target: Path, processes: list[Path], members: int) -> None:
@@ -93,12 +94,16 @@ def _merge_member_json(target: Path, processes: list[Path], members: int) -> Non
         values = [r[name] for r in reports if isinstance(r.get(name), (int, float))]
         if values:
             merged[name] = sum(values)
+    written = [r["hlog_values_written"] for r in reports if isinstance(r.get("hlog_values_written"), dict)]
+    if written:  # per log file, like the merged logs themselves
+        merged["hlog_values_written"] = {name: sum(w.get(name, 0) for w in written)
+                                         for name in dict.fromkeys(n for w in written for n in w)}
     polls = [(r["kafka_polls"], r["kafka_poll_mean_us"]) for r in reports if "kafka_poll_mean_us" in r]
     if polls:
         total = sum(n for n, _ in polls)
         merged["kafka_poll_mean_us"] = sum(n * mean for n, mean in polls) / total if total else 0
     merged["members"] = members
-    target.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+    write_text(target, json.dumps(merged, indent=2) + "\n")
 
 
 def _merge_hlogs(target: Path, logs: list[Path]) -> None:
@@ -119,7 +124,7 @@ def _merge_hlogs(target: Path, logs: list[Path]) -> None:
         if base0 is None:
             base0 = base
     intervals.sort(key=lambda i: i[0])
-    target.write_text("\n".join(header + [text for _, text in intervals]) + "\n", encoding="utf-8")
+    write_text(target, "\n".join(header + [text for _, text in intervals]) + "\n")
 
 
 def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates: tuple[str, ...]) -> None:
@@ -148,7 +153,7 @@ def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates
                 total = sum(_value_at(rows, second, c, name in cumulative) for _, rows in tables)
                 summed[c] = str(int(total)) if name == "events" else f"{total:.3f}"
         out.append(",".join(summed))
-    target.write_text("\n".join(out) + "\n", encoding="utf-8")
+    write_text(target, "\n".join(out) + "\n")
 
 
 def _value_at(rows: list[list[str]], second: int, column: int, cumulative: bool) -> float:

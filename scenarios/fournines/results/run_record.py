@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from fournines_analysis.runinfo import FIELDS as ANALYSIS_FIELDS
+from fournines_analysis.errors import write_text
 
 FORMAT = 1
 RUNNER_OWNED = ("format", "scenario", "status", "failure", "warmup_s", "duration_s", "target_rate",
@@ -67,7 +68,7 @@ def assemble(scenario: dict, context: dict, flags: list[str], command: list[str]
 
 def write_run_json(run_dir: Path, record: dict) -> Path:
     path = run_dir / "run.json"
-    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    write_text(path, json.dumps(record, indent=2) + "\n")
     return path
 
 

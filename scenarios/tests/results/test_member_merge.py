@@ -31,6 +31,15 @@ def test_members_merge_into_one_run(tmp_path):
                                                                        "3.0,42,3.000"]
 
 
+def test_the_latencies_written_add_up_per_log(tmp_path):
+    for name, written in (("member-1", {"latency.hlog": 10, "completion.hlog": 4}), ("member-2", {"latency.hlog": 5})):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "member.json").write_text(json.dumps({"hlog_values_written": written}))
+    merge_members(tmp_path, [tmp_path / "member-1", tmp_path / "member-2"])
+    merged = json.loads((tmp_path / "member.json").read_text())
+    assert merged["hlog_values_written"] == {"latency.hlog": 15, "completion.hlog": 4}
+
+
 def test_kafka_counts_add_up_the_poll_mean_is_weighed_and_dead_letters_are_joined(tmp_path):
     for name, polls, mean, letters in (("member-1", 300, 10.0, '{"offset":7}\n'), ("member-2", 100, 50.0, '{"offset":9}\n')):
         folder = tmp_path / name

@@ -29,6 +29,7 @@ from fournines.targets.aws import cluster as aws_cluster
 from fournines.targets.aws.inventory import InventoryError, write_inventory
 from fournines.targets.local.plan import lone
 from fournines.targets.local.play import play
+from fournines_analysis.errors import write_text
 
 ANSIBLE_DIR = REPO_ROOT / "infra" / "ansible"
 REMOTE_HOME = PurePosixPath("/opt/fournines")  # fournines_home in infra/ansible/group_vars/all.yml
@@ -70,7 +71,7 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
         inventory_path = _provision(cluster, op)
         run_dir = new_results_folder(scenario["name"], results_root)
         print(f"results: {run_dir}", file=sys.stderr)
-        (run_dir / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n", encoding="utf-8")
+        write_text(run_dir / "scenario.json", json.dumps(scenario, indent=2) + "\n")
         flags = jvm_flags(scenario, profile)
         # member_command resolves its paths on this machine, where /opt/fournines does not exist, so
         # they stay as given: the paths on the hosts.
@@ -146,7 +147,7 @@ def _ansible_playbook() -> str:
 def _playbook(name: str, inventory_path: Path, extra: dict, check: bool = True) -> None:
     variables = aws_cluster.state_dir() / "run-vars.json"  # holds the secret: mode 0600
     variables.touch(mode=0o600)
-    variables.write_text(json.dumps(extra), encoding="utf-8")
+    write_text(variables, json.dumps(extra))
     env = {**os.environ, "ANSIBLE_CONFIG": str(ANSIBLE_DIR / "ansible.cfg")}
     subprocess.run([_ansible_playbook(), "-i", str(inventory_path), "-e", f"@{variables}", str(ANSIBLE_DIR / name)],
                    cwd=ANSIBLE_DIR, env=env, check=check)

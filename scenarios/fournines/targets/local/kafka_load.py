@@ -26,6 +26,7 @@ from fournines.members.child_process import die_with_parent, kill_group
 from fournines.members.java_build import JARS, ensure_jar
 from fournines.spec.registry import QUERIES
 from fournines.spec.scenario import GC_FLAGS
+from fournines_analysis.errors import write_text
 
 LOADGEN, BROKER = JARS["loadgen"], JARS["kafka-local"]
 BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP"
@@ -177,6 +178,5 @@ def _loadgen_command(jar: Path, bootstrap: str, topic: str, scenario: dict, run_
 
 
 def _describe(run_dir: Path, bootstrap: str, topic: str, external: bool) -> None:
-    (run_dir / "kafka.json").write_text(json.dumps({"bootstrap": bootstrap, "topic": topic, "external": external}, indent=2) + "\n",
-                                        encoding="utf-8")
+    write_text(run_dir / "kafka.json", json.dumps({"bootstrap": bootstrap, "topic": topic, "external": external}, indent=2) + "\n")
 

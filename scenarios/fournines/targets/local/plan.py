@@ -28,6 +28,7 @@ from fournines.members.secret import api_token, write_secret
 from fournines.results.folder import consumer_dir, member_dir
 from fournines.results.member_merge import CopyResult, lift_job_files, merge_active_active, merge_members
 from fournines.targets.local.kafka_load import KafkaLoad
+from fournines_analysis.errors import write_text
 
 COPIES = 2
 START_LEAD_S = 3.0  # submit -> shared start: both coordinators hear of the job and tell their members in time
@@ -128,8 +129,7 @@ def active_active(scenario: dict, launcher: Launcher, flags: list[str], run_dir:
     consumer_folder = consumer_dir(run_dir)
     consumer_folder.mkdir(parents=True, exist_ok=True)
     # What the consumer reads (query, rate, warm-up, duration); the faults are the runner's.
-    (consumer_folder / "scenario.json").write_text(json.dumps({**scenario, "faults": []}, indent=2) + "\n",
-                                                   encoding="utf-8")
+    write_text(consumer_folder / "scenario.json", json.dumps({**scenario, "faults": []}, indent=2) + "\n")
     consumer = Process("consumer", "the result consumer",
                        consume_command(launcher, flags, run_dir, consumer_folder, COPIES, k,
                                        record_results=os.environ.get(RECORD_RESULTS_ENV) == "1"),

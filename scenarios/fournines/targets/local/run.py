@@ -15,6 +15,7 @@ from fournines.results.outcome import EXIT_FAILED, Outcome
 from fournines.targets.local.kafka_load import KafkaLoadError, kafka_load
 from fournines.targets.local.plan import Plan, plan_for
 from fournines.targets.local.play import play
+from fournines_analysis.errors import CannotWrite, write_text
 
 
 def member_launcher(jar: Path) -> Launcher:
@@ -28,14 +29,21 @@ def run(scenario: dict, launcher: Launcher, profile: bool, results_root: Path = 
     results go to `run_dir` if given (an existing empty folder), else to a new folder in `results_root`."""
     run_dir = run_dir or new_results_folder(scenario["name"], results_root)
     print(f"results: {run_dir}", file=sys.stderr)
-    (run_dir / "scenario.json").write_text(json.dumps(scenario, indent=2) + "\n", encoding="utf-8")
+    try:
+        write_text(run_dir / "scenario.json", json.dumps(scenario, indent=2) + "\n")
+    except CannotWrite as e:
+        print(f"run failed before it started: {e}", file=sys.stderr)
+        return EXIT_FAILED
     flags = jvm_flags(scenario, profile)
     context = host_context()
     plan = plan_for(scenario, launcher, flags, run_dir)
     try:
         outcome = _fed(scenario, run_dir, plan)
     finally:
-        plan.gather_files()
+        try:
+            plan.gather_files()
+        except CannotWrite as e:  # the merged files are the run's results: without them it failed
+            outcome = Outcome("failed", str(e), EXIT_FAILED)
     # run.json records member-1's command as it ran
     return finish(run_dir, scenario, context, flags, plan.processes[0].command, outcome, profile)
 

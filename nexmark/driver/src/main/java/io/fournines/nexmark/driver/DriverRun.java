@@ -132,6 +132,7 @@ public final class DriverRun implements StoppableRun {
         m.put("threads", scenario.threads());
         m.put("throughput_counts", "events reaching the query's first stage");
         m.put("latency_values_clamped", latency.clampedValues());
+        m.putPOJO("hlog_values_written", logs.valuesWritten());
         if (windows != null) {
             m.put("window_results_after_completion", windows.lateResults());
         }

@@ -148,6 +148,7 @@ class MemberRunTest {
         assertThat(member.get("jdk").asText()).isNotEmpty();
         assertThat(member.get("gc").asText()).isNotEmpty();
         assertThat(member.get("jvm_flags").isArray()).isTrue();
+        assertThat(member.get("hlog_values_written").get("latency.hlog").asLong()).isEqualTo(latencies);
     }
 
     private static long countValues(Path hlog) throws IOException {

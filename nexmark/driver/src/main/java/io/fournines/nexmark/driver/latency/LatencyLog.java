@@ -35,6 +35,7 @@ public final class LatencyLog {
     /** The Interval_Max column is written in milliseconds. */
     private static final double MICROS_PER_MILLI = 1_000.0;
 
+    private final Path path;
     private final EpochClock clock;
     private final long warmupEndMicros;
     private final Recorder recorder = new Recorder(1, HIGHEST_TRACKABLE_MICROS, SIGNIFICANT_DIGITS);
@@ -46,9 +47,11 @@ public final class LatencyLog {
     /** Guarded by this: interval rolling is single-threaded, recording is not. */
     private Histogram interval;
     private long intervalStartMicros;
+    private long valuesWritten;
     private boolean closed;
 
     LatencyLog(Path path, EpochClock clock, long startMicros, long warmupEndMicros) throws IOException {
+        this.path = path;
         this.clock = clock;
         this.startMicros = startMicros;
         this.intervalStartMicros = clock.nowMicros();
@@ -109,6 +112,19 @@ public final class LatencyLog {
         out.flush();
         intervalStartMicros = nowMicros;
         file.check();
+        valuesWritten += interval.getTotalCount();
+    }
+
+    /**
+     * Values in the intervals written so far: member.json records it, so a reader can tell a log
+     * that lost intervals after it was written (a cut copy, a failed merge) from a complete one.
+     */
+    synchronized long valuesWritten() {
+        return valuesWritten;
+    }
+
+    Path path() {
+        return path;
     }
 
     /** Writes the last interval and closes the file; later values are not written. */

@@ -2,7 +2,9 @@ package io.fournines.nexmark.driver.latency;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -57,6 +59,15 @@ public final class LatencyLogs implements AutoCloseable {
         for (LatencyLog log : logs) {
             log.writeInterval();
         }
+    }
+
+    /** Values written to each log so far, by file name (member.json's {@code hlog_values_written}). */
+    public Map<String, Long> valuesWritten() {
+        Map<String, Long> written = new LinkedHashMap<>();
+        for (LatencyLog log : logs) {
+            written.put(log.path().getFileName().toString(), log.valuesWritten());
+        }
+        return written;
     }
 
     /** Writes each log's final interval and closes it. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 class LatencyLogTest {
@@ -25,7 +26,8 @@ class LatencyLogTest {
         Path file = dir.resolve("latency.hlog");
         int threads = 4;
         int perThread = 25_000;
-        try (LatencyLogs logs = LatencyLogs.start(0)) {
+        LatencyLogs logs = LatencyLogs.start(0);
+        try (logs) {
             LatencyLog log = logs.open(file);
             CountDownLatch go = new CountDownLatch(1);
             List<Thread> workers = new ArrayList<>();
@@ -51,6 +53,7 @@ class LatencyLogTest {
         Histogram total = new Histogram(LatencyLog.HIGHEST_TRACKABLE_MICROS, LatencyLog.SIGNIFICANT_DIGITS);
         HlogContents.intervals(file).forEach(total::add);
         assertThat(total.getTotalCount()).isEqualTo((long) threads * perThread);
+        assertThat(logs.valuesWritten()).containsExactly(entry("latency.hlog", (long) threads * perThread));
         assertThat(total.getMinValue()).isEqualTo(1);
         assertThat((double) total.getValueAtPercentile(50)).isCloseTo(12_500, within(12.5 * 1.5));
         assertThat(total.getMaxValue()).isEqualTo(total.highestEquivalentValue(25_000));
