@@ -187,10 +187,16 @@ public final class ClusterSnapshots implements AutoCloseable {
                 }
             }
             case SNAPSHOT_SAVED -> {
-                int[] to = savedEverywhere(fromMember, id);
-                if (to != null) {
-                    String text = attempt() + " " + id;
-                    synchronized (coordination) {
+                // Decided and sent under one lock with restarts: a restart planned in between would
+                // otherwise see n uncommitted while this sends n's commit, named for the new attempt.
+                synchronized (coordination) {
+                    String text;
+                    int[] to;
+                    synchronized (this) {
+                        to = savedEverywhere(fromMember, id);
+                        text = attempt + " " + id;
+                    }
+                    if (to != null) {
                         for (int m : to) {
                             cluster.sendControl(m, ControlKind.SNAPSHOT_COMMIT, jobId, text);
                         }
@@ -214,10 +220,6 @@ public final class ClusterSnapshots implements AutoCloseable {
             }
             default -> throw new IllegalArgumentException("not a snapshot control message: " + kind);
         }
-    }
-
-    private synchronized int attempt() {
-        return attempt;
     }
 
     /** The members to tell to commit, once every member of the attempt saved snapshot {@code id}; else null. */

@@ -5,6 +5,7 @@ import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.processor.WatermarkPolicy;
+import io.fournines.engine.snapshot.SnapshotReader;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -38,6 +39,15 @@ import java.util.Map;
  * Kafka; where to resume is the caller's (the snapshot's) business.
  */
 public final class KafkaSourceP<T> extends AbstractProcessor {
+
+    static {
+        allowSnapshotClasses();
+    }
+
+    /** Its offsets are saved by partition: snapshot readers must accept the partition's class. */
+    static void allowSnapshotClasses() {
+        SnapshotReader.allowClasses(TopicPartition.class.getName());
+    }
 
     private final Map<String, Object> consumerProperties;
     private final String topic;

@@ -19,6 +19,7 @@ public final class SnapshotOffsets {
 
     /** Topic partition -> next offset to read, as the Kafka source of {@code vertex} saved them in {@code snapshotId}. */
     public static Map<TopicPartition, Long> read(SnapshotStore store, long snapshotId, String vertex) {
+        KafkaSourceP.allowSnapshotClasses();
         Map<TopicPartition, Long> offsets = new HashMap<>();
         if (snapshotId == SnapshotStore.NONE) {
             return offsets;
