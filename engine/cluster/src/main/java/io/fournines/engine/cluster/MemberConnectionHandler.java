@@ -80,10 +80,18 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 int entries = in.readInt();
                 byte[] packet = new byte[in.readableBytes()];
                 in.readBytes(packet);
-                cluster.onData(member, jobId, edgeId, entries, packet);
+                handled("a data packet for execution " + jobId, () -> cluster.onData(member, jobId, edgeId, entries, packet));
             }
-            case Frames.SNAPSHOT -> cluster.onSnapshotFrame(member, in.readLong(), in);
-            case Frames.CREDIT -> cluster.onCredit(member, in.readLong(), in.readInt(), in.readLong());
+            case Frames.SNAPSHOT -> {
+                long jobId = in.readLong();
+                handled("a snapshot frame for job " + jobId, () -> cluster.onSnapshotFrame(member, jobId, in));
+            }
+            case Frames.CREDIT -> {
+                long executionId = in.readLong();
+                int edgeId = in.readInt();
+                long limit = in.readLong();
+                handled("credit for execution " + executionId, () -> cluster.onCredit(member, executionId, edgeId, limit));
+            }
             case Frames.CONTROL -> {
                 int code = in.readByte();
                 ControlKind kind = ControlKind.of(code);
@@ -91,7 +99,8 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 if (kind == null) {
                     cluster.log("ignoring a control message of unknown kind " + code + " from member " + member);
                 } else {
-                    cluster.onControl(member, kind, jobId, in.toString(StandardCharsets.UTF_8));
+                    String text = in.toString(StandardCharsets.UTF_8);
+                    handled("control message " + kind + " for job " + jobId, () -> cluster.onControl(member, kind, jobId, text));
                 }
             }
             case Frames.REJOINED -> cluster.toldJoinedAgain(member);
@@ -99,6 +108,20 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 cluster.log("closing the connection to member " + member + ": unknown frame type " + type);
                 ctx.close();
             }
+        }
+    }
+
+    /**
+     * Runs what a well-formed frame asks for. Its failure is the job's or the store's, which handle
+     * their own (a job fails with a cause): it must not close the connection, or one job's error
+     * would count the peer lost and restart every job running on it. A frame cut short still fails
+     * while it is read, above, and closes the connection: that peer is broken.
+     */
+    private void handled(String frame, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            cluster.log(frame + " from member " + member + " failed here (the connection stays): " + e);
         }
     }
 
