@@ -11,9 +11,9 @@ every trial and printed beside the rates.
 """
 import json
 import statistics
-from collections import Counter
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -24,11 +24,11 @@ from fournines.results.folder import new_results_folder
 from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import load_scenario, scenario_path
 from fournines.spec.support import unsupported
+from fournines_analysis.errors import write_text
 from fournines_analysis.gate import gate
 from fournines_analysis.proportion import Proportion
 from fournines_analysis.results import load_run
 from fournines_analysis.summary import summarize
-from fournines_analysis.errors import write_text
 
 INJECTOR = "-Dfournines.gate.injectedNanosPerEvent"
 FALSE_ALARM_GOAL, DETECTION_GOAL = 0.05, 0.95
@@ -61,7 +61,7 @@ def selftest(scenario_ref: str, trials: int, repeat: int, slowdown: float, thres
     opts = scenario["cluster"]["jvm_opts"]
     started = time.monotonic()
     with SignalCatcher() as signals:
-        def run(group: str, jvm_opts: list[str], results: Path, title: str) -> Path:
+        def run(jvm_opts: list[str], results: Path, title: str) -> Path:
             before = set(results.glob("*"))
             run_side(side, [*run_args, f"JVM_OPTS={' '.join(jvm_opts)}", "--results-root", str(results)],
                      repo, signals, title)
@@ -71,7 +71,7 @@ def selftest(scenario_ref: str, trials: int, repeat: int, slowdown: float, thres
         run_side(side, [*run_args, "--check"], repo, signals, "check and build")
         out = new_results_folder(f"gate-selftest-{scenario['name']}", results_root or repo / "results")
         print(f"gate self-test: {out}", file=sys.stderr)
-        calibration = run("A", opts, out / "calibration", "calibration: CPU per event of A")
+        calibration = run(opts, out / "calibration", "calibration: CPU per event of A")
         cpu_per_event_ns = 1e9 / summarize(load_run(calibration)).per_core
         nanos = round(slowdown * cpu_per_event_ns)
         lines = [f"gate self-test of {scenario_file.name} {' '.join(assignments)}".rstrip(),
@@ -86,7 +86,7 @@ def selftest(scenario_ref: str, trials: int, repeat: int, slowdown: float, thres
             for i in range(repeat):
                 for group in GROUPS[i % 3:] + GROUPS[:i % 3]:  # rotating: no group always runs first
                     jvm_opts = [*opts, f"{INJECTOR}={nanos}"] if group == "B" else opts
-                    folders[group].append(run(group, jvm_opts, out / f"trial-{t:02}" / group,
+                    folders[group].append(run(jvm_opts, out / f"trial-{t:02}" / group,
                                               f"trial {t}/{trials}, run {len(folders[group]) + 1}/{repeat} "
                                               f"of {group}"))
             aa = gate(folders["A"], folders["A2"], threshold=threshold)

@@ -8,8 +8,8 @@ import json
 import sys
 from pathlib import Path
 
-from fournines_analysis.runinfo import FIELDS as ANALYSIS_FIELDS
 from fournines_analysis.errors import write_text
+from fournines_analysis.runinfo import FIELDS as ANALYSIS_FIELDS
 
 FORMAT = 1
 RUNNER_OWNED = ("format", "scenario", "status", "failure", "warmup_s", "duration_s", "target_rate",
