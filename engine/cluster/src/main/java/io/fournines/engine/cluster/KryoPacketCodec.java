@@ -1,29 +1,49 @@
 package io.fournines.engine.cluster;
 
 import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Registration;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.util.DefaultClassResolver;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
+import io.fournines.engine.core.ClassAllowList;
 import io.fournines.engine.network.PacketCodec;
 import io.fournines.engine.network.PacketReader;
 import io.fournines.engine.network.PacketWriter;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 
 /**
- * Packets encoded with Kryo: any class, no registration (both ends run the same code). Kryo is
- * reset per packet, not per item, so a class name is written once per packet and an id after
- * that, and every packet still decodes on its own.
+ * Packets encoded with Kryo. Classes go by name, not by registration (a job's item types are the
+ * application's, and both ends run the same code); a name read is loaded without initialising the
+ * class and refused unless {@link ClassAllowList} allows it, before anything is instantiated, so a
+ * packet cannot make a member run an arbitrary class's code. Kryo is reset per packet, not per
+ * item, so a class name is written once per packet and an id after that, and every packet still
+ * decodes on its own.
  */
 public final class KryoPacketCodec implements PacketCodec {
 
     static Kryo newKryo() {
-        Kryo kryo = new Kryo();
+        Kryo kryo = new Kryo(new AllowListedClassResolver(), null);
         kryo.setRegistrationRequired(false);
         kryo.setReferences(false);
         kryo.setAutoReset(false);
         // Records and classes without a no-argument constructor (results, accumulators).
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
         return kryo;
+    }
+
+    /** Kryo's resolver, refusing a class name outside the allow-list as it is read. */
+    private static final class AllowListedClassResolver extends DefaultClassResolver {
+        @Override
+        protected Registration readName(Input input) {
+            Registration registration = super.readName(input);
+            if (registration != null && !ClassAllowList.allows(registration.getType())) {
+                throw new KryoException("class " + registration.getType().getName() + " is not allowed from other members"
+                        + " (ClassAllowList)");
+            }
+            return registration;
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.fournines.engine.cluster;
 
+import com.esotericsoftware.kryo.KryoException;
 import io.fournines.engine.aggregate.LongAccumulator;
 import io.fournines.engine.network.PacketReader;
 import io.fournines.engine.network.PacketWriter;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class KryoPacketCodecTest {
 
@@ -39,5 +41,24 @@ class KryoPacketCodecTest {
             }
             assertThat(decoded).isEqualTo(items);
         }
+    }
+
+    @Test
+    void aClassOutsideTheAllowListIsRefusedBeforeItIsMade() {
+        KryoPacketCodec codec = new KryoPacketCodec();
+        PacketWriter writer = codec.newWriter();
+        writer.reset();
+        writer.writeObject(new java.awt.Point(1, 2));
+        writer.writeObject(new long[] {1, 2});
+        PacketReader reader = codec.newReader();
+        reader.reset(writer.toBytes());
+        assertThatThrownBy(reader::readObject).isInstanceOf(KryoException.class)
+                .hasMessageContaining("class java.awt.Point is not allowed from other members");
+        writer.reset();
+        writer.writeObject(new long[] {1, 2});
+        writer.writeObject(new String[] {"a"});
+        reader.reset(writer.toBytes());
+        assertThat(reader.readObject()).isEqualTo(new long[] {1, 2});
+        assertThat(reader.readObject()).isEqualTo(new String[] {"a"});
     }
 }

@@ -1,5 +1,7 @@
 package io.fournines.engine.snapshot;
 
+import io.fournines.engine.core.ClassAllowList;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -41,11 +43,11 @@ class SnapshotReaderFilterTest {
     /** Allows java.net.URI for the rest of this JVM: the other tests use other classes. */
     @Test
     void aModuleCanAllowItsOwnClasses() throws IOException {
-        SnapshotReader.allowClasses("java.net.URI");
+        ClassAllowList.allow("java.net.URI");
         InMemorySnapshotStore store = storeWith(List.of("key", URI.create("http://example.invalid/")));
         assertThat(new SnapshotReader(store, 1, "v", new int[] {0}).next().getValue()).isEqualTo(URI.create("http://example.invalid/"));
-        assertThatThrownBy(() -> SnapshotReader.allowClasses("!*")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> SnapshotReader.allowClasses("a.*;!b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClassAllowList.allow("!*")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClassAllowList.allow("a.*;!b")).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** One chunk of partition 0 of vertex "v" in snapshot 1, written as SnapshotWriter writes one: key, value, ..., null. */

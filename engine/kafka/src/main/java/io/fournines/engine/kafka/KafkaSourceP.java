@@ -2,10 +2,10 @@ package io.fournines.engine.kafka;
 
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.BroadcastKey;
+import io.fournines.engine.core.ClassAllowList;
 import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.processor.WatermarkPolicy;
-import io.fournines.engine.snapshot.SnapshotReader;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -44,9 +44,9 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         allowSnapshotClasses();
     }
 
-    /** Its offsets are saved by partition: snapshot readers must accept the partition's class. */
+    /** Its offsets are saved by partition: members must accept the partition's class. */
     static void allowSnapshotClasses() {
-        SnapshotReader.allowClasses(TopicPartition.class.getName());
+        ClassAllowList.allow(TopicPartition.class.getName());
     }
 
     private final Map<String, Object> consumerProperties;
