@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,8 +46,8 @@ import java.util.stream.IntStream;
  *
  * <p>A member that was itself paused past the failure timeout must not take the others' silence
  * for their loss, or it would carry on with the job alone beside them. It notices the gap in its
- * own heartbeat ticks before it acts on any loss, closes its connections, tells the listener it was
- * dropped, and joins again as a restarted process would.
+ * pause sentinel's ticks ({@link FailureDetector}) before it acts on any loss, closes its
+ * connections, tells the listener it was dropped, and joins again as a restarted process would.
  */
 public final class Cluster implements AutoCloseable {
 
@@ -78,6 +80,9 @@ public final class Cluster implements AutoCloseable {
     private final Listener listener;
     private final PrintStream log;
     private final EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fournines-net", true));
+    /** Ticks {@link FailureDetector}'s pause sentinel: a thread of its own, so a busy I/O thread is no pause. */
+    private final ScheduledExecutorService sentinel = Executors.newSingleThreadScheduledExecutor(
+            new DefaultThreadFactory("fournines-pause-sentinel", true, Thread.MAX_PRIORITY));
     private final AtomicReferenceArray<Channel> channels;
     private final Membership membership;
     private final FailureDetector detector;
@@ -151,6 +156,8 @@ public final class Cluster implements AutoCloseable {
             dial(m, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis()));
         }
         detector.ticked(System.nanoTime());
+        sentinel.scheduleAtFixedRate(() -> detector.ticked(System.nanoTime()), config.heartbeatMillis(), config.heartbeatMillis(),
+                TimeUnit.MILLISECONDS);
         group.scheduleAtFixedRate(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -326,7 +333,6 @@ public final class Cluster implements AutoCloseable {
         if (droppedAfterPause(now)) {
             return;
         }
-        detector.ticked(now);
         for (int m = 0; m < size(); m++) {
             Channel ch = channels.get(m);
             if (ch == null || membership.lostCause(m) != null) {
@@ -484,6 +490,7 @@ public final class Cluster implements AutoCloseable {
                 ch.close();
             }
         }
+        sentinel.shutdownNow();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

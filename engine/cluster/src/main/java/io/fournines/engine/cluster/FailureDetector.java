@@ -1,29 +1,35 @@
 package io.fournines.engine.cluster;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * When a member counts as lost by its silence, and when this member was itself paused, from the
- * times heartbeats were heard and sent. A member silent for the failure timeout is lost. A member
- * whose own heartbeat did not run for about the failure timeout (SIGSTOP, a long GC pause, a frozen
- * VM) has been dropped by the others, or may be any moment: they wait the failure timeout from the
- * last heartbeat they heard, sent up to one interval before the pause, and check once an interval.
- * No I/O, times given by the caller.
+ * When a member counts as lost by its silence, and when this member was itself paused. A member
+ * silent for the failure timeout is lost. A member that did not run for about the failure timeout
+ * (SIGSTOP, a long GC pause, a frozen VM) has been dropped by the others, or may be any moment: they
+ * wait the failure timeout from the last heartbeat they heard, sent up to one interval before the
+ * pause, and check once an interval. Whether this member ran is told by a sentinel thread that
+ * does nothing but {@link #ticked tick} every heartbeat interval: the I/O thread's own heartbeat
+ * can run late because it is busy (decoding a restore's state, say), which is no pause, and took
+ * for one it dropped a healthy member from its jobs. A gap either the sentinel saw when it ticked
+ * or the I/O thread sees since the sentinel's last tick counts, once. No I/O, times given by the caller.
  */
 final class FailureDetector {
 
     private final long failureTimeoutNanos;
     private final long pauseThresholdNanos;
     private final AtomicLongArray lastHeardNanos;
-    /** When this member's heartbeat last ran (the I/O thread only). */
-    private long lastTickNanos;
+    /** When the sentinel last ticked. */
+    private final AtomicLong lastTickNanos;
+    /** The longest gap the sentinel saw between its ticks and nobody has been told of yet; 0 if none. */
+    private final AtomicLong pendingPauseNanos = new AtomicLong();
 
     FailureDetector(int size, long heartbeatMillis, long failureTimeoutMillis, long nowNanos) {
         this.failureTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(failureTimeoutMillis);
         this.pauseThresholdNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(failureTimeoutMillis / 2, failureTimeoutMillis - 2 * heartbeatMillis));
         this.lastHeardNanos = new AtomicLongArray(size);
-        this.lastTickNanos = nowNanos;
+        this.lastTickNanos = new AtomicLong(nowNanos);
     }
 
     /** Something came from {@code member}. */
@@ -42,16 +48,19 @@ final class FailureDetector {
      * enough that the others may have dropped it (the pause then counts as over); 0 otherwise.
      */
     long pausedPastThreshold(long nowNanos) {
-        long paused = nowNanos - lastTickNanos;
-        if (paused <= pauseThresholdNanos) {
-            return 0;
+        long paused = pendingPauseNanos.getAndSet(0);
+        long last = lastTickNanos.get();
+        if (nowNanos - last > pauseThresholdNanos && lastTickNanos.compareAndSet(last, nowNanos)) {
+            paused = Math.max(paused, nowNanos - last);  // the sentinel has not run since: it is paused with us
         }
-        lastTickNanos = nowNanos;
-        return paused;
+        return paused > pauseThresholdNanos ? paused : 0;
     }
 
-    /** The heartbeat ran. */
+    /** The sentinel ticked (its own thread, every heartbeat interval). */
     void ticked(long nowNanos) {
-        lastTickNanos = nowNanos;
+        long gap = nowNanos - lastTickNanos.getAndSet(nowNanos);
+        if (gap > pauseThresholdNanos) {
+            pendingPauseNanos.accumulateAndGet(gap, Math::max);
+        }
     }
 }

@@ -35,4 +35,23 @@ class FailureDetectorTest {
         assertThat(d.pausedPastThreshold(300 * MS)).isZero();
         assertThat(d.pausedPastThreshold(601 * MS)).isEqualTo(601 * MS);
     }
+
+    @Test
+    void aBusyIoThreadIsNoPauseWhileTheSentinelTicks() {
+        FailureDetector d = new FailureDetector(2, 100, 1_000, 0);
+        for (long t = 100; t <= 1_900; t += 100) {
+            d.ticked(t * MS);  // the I/O thread, busy, checks only at 2 000 ms
+        }
+        assertThat(d.pausedPastThreshold(2_000 * MS)).isZero();
+    }
+
+    @Test
+    void aPauseTheSentinelSawIsReportedOnceEvenWhenItTickedFirst() {
+        FailureDetector d = new FailureDetector(2, 100, 1_000, 0);
+        d.ticked(100 * MS);
+        d.ticked(1_600 * MS);  // SIGSTOP for 1.5 s: on waking, the sentinel ran before the I/O thread
+        d.ticked(1_601 * MS);  // a fixed-rate task catching up
+        assertThat(d.pausedPastThreshold(1_610 * MS)).isEqualTo(1_500 * MS);
+        assertThat(d.pausedPastThreshold(1_620 * MS)).isZero();
+    }
 }
