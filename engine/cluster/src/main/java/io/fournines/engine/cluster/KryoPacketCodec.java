@@ -13,6 +13,10 @@ import io.fournines.engine.network.PacketReader;
 import io.fournines.engine.network.PacketWriter;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+
 /**
  * Packets encoded with Kryo. Classes go by name, not by registration (a job's item types are the
  * application's, and both ends run the same code); a name read is loaded without initialising the
@@ -33,15 +37,24 @@ public final class KryoPacketCodec implements PacketCodec {
         return kryo;
     }
 
-    /** Kryo's resolver, refusing a class name outside the allow-list as it is read. */
+    /**
+     * Kryo's resolver, refusing a class name outside the allow-list as it is read. Every item whose
+     * class goes by name passes here, so the classes allowed once are remembered (the list only grows).
+     */
     private static final class AllowListedClassResolver extends DefaultClassResolver {
+        private final Set<Class<?>> allowed = Collections.newSetFromMap(new IdentityHashMap<>());
+
         @Override
         protected Registration readName(Input input) {
             Registration registration = super.readName(input);
-            if (registration != null && !ClassAllowList.allows(registration.getType())) {
+            if (registration == null || allowed.contains(registration.getType())) {
+                return registration;
+            }
+            if (!ClassAllowList.allows(registration.getType())) {
                 throw new KryoException("class " + registration.getType().getName() + " is not allowed from other members"
                         + " (ClassAllowList)");
             }
+            allowed.add(registration.getType());
             return registration;
         }
     }

@@ -18,22 +18,29 @@ public final class ClassAllowList {
     public static final int MAX_DEPTH = 64;
     private static final List<String> PATTERNS = new CopyOnWriteArrayList<>(
             List.of("java.lang.*", "java.util.*", "java.time.*", "java.math.*", "io.fournines.**"));
+    /** Built from {@link #PATTERNS} when they change, not at each use: Kryo asks for every packet. */
+    private static volatile ObjectInputFilter filter = build();
 
     private ClassAllowList() {
     }
 
     /** Allows classes matching {@code pattern} as well, in this JVM. */
-    public static void allow(String pattern) {
+    public static synchronized void allow(String pattern) {
         if (pattern.isBlank() || pattern.contains(";") || pattern.contains("=") || pattern.startsWith("!")) {
             throw new IllegalArgumentException("not a class pattern: '" + pattern + "'");
         }
         if (!PATTERNS.contains(pattern)) {
             PATTERNS.add(pattern);
+            filter = build();
         }
     }
 
     /** The filter for an ObjectInputStream reading what another member sent. */
     public static ObjectInputFilter filter() {
+        return filter;
+    }
+
+    private static ObjectInputFilter build() {
         return ObjectInputFilter.Config.createFilter("maxdepth=" + MAX_DEPTH + ";" + String.join(";", PATTERNS) + ";!*");
     }
 
@@ -47,7 +54,7 @@ public final class ClassAllowList {
             return true;
         }
         Class<?> checked = element;
-        ObjectInputFilter.Status status = filter().checkInput(new ObjectInputFilter.FilterInfo() {
+        ObjectInputFilter.Status status = filter.checkInput(new ObjectInputFilter.FilterInfo() {
             @Override
             public Class<?> serialClass() {
                 return checked;
