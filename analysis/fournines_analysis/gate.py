@@ -31,6 +31,7 @@ from fournines_analysis.histograms import Layout, value_at_percentiles
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.standing import standing_of
 from fournines_analysis.summary import measured_counts
+from fournines_analysis.timeseries import measurement_start
 
 REGRESSION, IMPROVEMENT, NO_CHANGE = "regression", "improvement", "no significant change"
 OVERRIDE = "--allow-incomplete"
@@ -76,11 +77,10 @@ LATENCY_METRICS = (
     Metric("p99.99 of all intervals", lambda s, w: bootstrap.pooled_percentile(s.counts, s.layout, w, 99.99),
            formatting.micros),
 )
-WORK_METRICS = (
-    Metric("CPU per event", lambda s, w: (w @ s.cpu_s) / (w @ s.events) * 1e9, formatting.nanos),
-    Metric("events/s per core", lambda s, w: (w @ s.events) / (w @ s.cpu_s), formatting.number0,
-           higher_is_worse=False),
-)
+CPU_PER_EVENT = Metric("CPU per event", lambda s, w: (w @ s.cpu_s) / (w @ s.events) * 1e9, formatting.nanos)
+EVENTS_PER_CORE = Metric("events/s per core", lambda s, w: (w @ s.events) / (w @ s.cpu_s), formatting.number0,
+                         higher_is_worse=False)
+WORK_METRICS = (CPU_PER_EVENT, EVENTS_PER_CORE)
 
 
 @dataclass(frozen=True)
@@ -220,14 +220,14 @@ def _latency_sample(runs: list[Run], name: str) -> LatencySample:
 
 
 def _work_sample(runs: list[Run]) -> WorkSample:
-    """CPU seconds and events over each cpu.csv sample interval after the warm-up: from the last
-    sample at or before its end (the first if none is), as the report's rates are. Events are read
-    at the CPU sampler's times, interpolated if the two files were sampled apart."""
+    """CPU seconds and events over each cpu.csv sample interval of the measurement, counted as the
+    report's rates are (timeseries.measurement_start). Events are read at the CPU sampler's times,
+    interpolated if the two files were sampled apart."""
     cpu, events, sizes = [], [], []
     for run in runs:
         time, used = run.cpu["time_s"].to_numpy(), run.cpu["cpu_seconds"].to_numpy()
         counted = np.interp(time, run.throughput["time_s"].to_numpy(), run.throughput["events"].to_numpy())
-        first = max(0, np.searchsorted(time, run.warmup_s, side="right") - 1)
+        first = measurement_start(time, run.warmup_s)
         d_cpu, d_events = np.diff(used[first:]), np.diff(counted[first:])
         if not d_events.sum() or not d_cpu.sum():
             raise BadInput(run.path / "cpu.csv", "no CPU time or no events after the warm-up, so no CPU per event")

@@ -44,12 +44,17 @@ def read_series(path: Path, columns: tuple[str, ...], cumulative: str) -> pd.Dat
     return pd.DataFrame(rows, columns=list(columns))
 
 
+def measurement_start(time_s: np.ndarray, warmup_s: float) -> int:
+    """The sample the measurement counts from: the last one at or before the warm-up's end (the first
+    sample if none is), so differences from it cover the whole measurement."""
+    return max(0, int(np.searchsorted(time_s, warmup_s, side="right")) - 1)
+
+
 def rate_after(series: pd.DataFrame, cumulative: str, warmup_s: float) -> float | None:
-    """Mean rate of `cumulative` over the measurement: from the last sample at or before the warm-up's
-    end (the first sample if none is) to the last sample. None with fewer than two samples."""
+    """Mean rate of `cumulative` over the measurement (from measurement_start to the last sample).
+    None with fewer than two samples."""
     time, total = series["time_s"].to_numpy(), series[cumulative].to_numpy()
-    before = np.flatnonzero(time <= warmup_s)
-    first = before[-1] if len(before) else 0
+    first = measurement_start(time, warmup_s)
     if first >= len(time) - 1:
         return None
     return float((total[-1] - total[first]) / (time[-1] - time[first]))

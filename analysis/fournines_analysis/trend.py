@@ -136,13 +136,14 @@ def _standing_runs(dirs: list[Path]) -> tuple[list[Run], list[str]]:
 def _metric_table(runs: list[Run]) -> tuple[pd.DataFrame, dict[str, Column]]:
     summaries = [summarize(r) for r in runs]
     series = [s.series for s in summaries[0].latency if all(s.series in r.latency for r in runs)]
+    with_work = all(s.per_core for s in summaries)
     rows = []
     for summary in summaries:
         row = {}
         for latency in (s for s in summary.latency if s.series in series):
             for p in (99.0, 99.99):
                 row[f"{latency.series} {formatting.percentile_label(p)}"] = latency.percentiles[p]
-        if all(s.per_core for s in summaries):
+        if with_work:
             row["CPU per event"] = 1e9 / summary.per_core
             row["events/s per core"] = summary.per_core
         rows.append(row)

@@ -22,9 +22,15 @@ def gate_ref(base, assignments, scenario, repeat, threshold, allow_incomplete):
     ./fournines gate (0 pass, 1 regression, 2 unreadable results), 2 for a refused request, or the
     exit code of the first run that failed.
     """
+    exit_with(lambda: gate_against(base, scenario, repeat, list(assignments), threshold, allow_incomplete), RefError)
+
+
+def exit_with(action, *refusals: type[Exception]) -> None:
+    """Exits with what `action` returns; a refused request (a bad scenario or override, or one of
+    `refusals`) exits 2 saying why, and a stopped gate with its own code."""
     try:
-        code = gate_against(base, scenario, repeat, list(assignments), threshold, allow_incomplete)
-    except (ScenarioError, OverrideError, RefError) as e:
+        code = action()
+    except (ScenarioError, OverrideError, *refusals) as e:
         click.echo(str(e), err=True)
         raise SystemExit(2)
     except GateStopped as e:

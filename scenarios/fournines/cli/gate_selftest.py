@@ -1,10 +1,8 @@
 """./fournines gate-selftest: the command behind `make gate-selftest` (see compare/gate_selftest.py)."""
 import click
 
-from fournines.compare.ab_gate import GateStopped
+from fournines.cli.gate_ref import exit_with
 from fournines.compare.gate_selftest import selftest
-from fournines.spec.overrides import OverrideError
-from fournines.spec.scenario import ScenarioError
 
 
 @click.command("gate-selftest", context_settings={"ignore_unknown_options": True})
@@ -25,12 +23,4 @@ def gate_selftest(assignments, scenario, trials, repeat, slowdown, threshold):
     refused request, or the exit code of the first run that failed. The cost is about
     (1 + 3 x TRIALS x REPEAT) runs of the scenario.
     """
-    try:
-        code = selftest(scenario, trials, repeat, slowdown, threshold, list(assignments))
-    except (ScenarioError, OverrideError) as e:
-        click.echo(str(e), err=True)
-        raise SystemExit(2)
-    except GateStopped as e:
-        click.echo(str(e), err=True)
-        raise SystemExit(e.exit_code)
-    raise SystemExit(code)
+    exit_with(lambda: selftest(scenario, trials, repeat, slowdown, threshold, list(assignments)))

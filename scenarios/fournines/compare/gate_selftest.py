@@ -25,7 +25,7 @@ from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import load_scenario, scenario_path
 from fournines.spec.support import unsupported
 from fournines_analysis.errors import write_text
-from fournines_analysis.gate import gate
+from fournines_analysis.gate import CPU_PER_EVENT, gate
 from fournines_analysis.proportion import Proportion
 from fournines_analysis.results import load_run
 from fournines_analysis.summary import summarize
@@ -91,7 +91,7 @@ def selftest(scenario_ref: str, trials: int, repeat: int, slowdown: float, thres
                                               f"of {group}"))
             aa = gate(folders["A"], folders["A2"], threshold=threshold)
             ab = gate(folders["A"], folders["B"], threshold=threshold)
-            (cpu,) = (v for v in ab.verdicts if v.metric == "CPU per event")
+            (cpu,) = (v for v in ab.verdicts if v.metric == CPU_PER_EVENT.name)
             results.append(Trial(t, aa.regressions, ab.regressions, cpu.ratio))
             print(_row(results[-1]), file=sys.stderr, flush=True)
     false_alarms = Proportion(sum(1 for r in results if r.aa_regressions), trials)
