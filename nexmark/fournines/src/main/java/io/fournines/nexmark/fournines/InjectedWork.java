@@ -6,8 +6,8 @@ package io.fournines.nexmark.fournines;
  * spins on the clock for about N ns more, so a candidate build can be made slower by a known amount of
  * CPU per event without changing its code. A spin on the clock, not a fixed amount of arithmetic:
  * the CPU overlaps short arithmetic with the event's other work, so its cost per round shrinks as
- * the rounds get fewer and a target is missed (300 hash rounds cost 2.0 ns each on q5, 46 rounds
- * under 1 ns). member.json records N ({@code engine_settings.injected_nanos_per_event}).
+ * the rounds get fewer and a target is missed (analysis/MEASURED.md). member.json records N
+ * ({@code engine_settings.injected_nanos_per_event}).
  */
 final class InjectedWork {
 
