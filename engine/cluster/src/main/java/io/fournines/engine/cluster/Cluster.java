@@ -3,7 +3,6 @@ package io.fournines.engine.cluster;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -22,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -35,14 +35,21 @@ import java.util.stream.IntStream;
 
 /**
  * This member's connections to the others: one TCP connection per member pair (the younger member
- * dials the older), authenticated by HMAC challenge-response over the shared secret, carrying
+ * dials the lower-indexed), authenticated by HMAC challenge-response over the shared secret, carrying
  * heartbeats, the distributed edges' packets and credit, and job control messages, which it routes
  * to the executions, snapshot stores and listener they are for. A member that closes its connection
  * or stays silent for the failure timeout ({@link FailureDetector}) is lost: the listener hears of
  * it once. The member list is static, but a lost member's index may join again (its process started
- * anew): the younger members dial it again until it answers, the older ones take its call, and the
- * listener hears that it joined; it is then younger than those that stayed ({@link Membership}),
- * which it learns from the first member that had lost it ({@link Frames#REJOINED}).
+ * anew, or a partition healed): the higher-indexed members dial it again until it answers, the lower
+ * ones take its call.
+ *
+ * <p>Who coordinates, and who runs jobs, is decided by a majority of the configured members: the
+ * {@link View} of the current term ({@link ViewAgreement}), whose votes and installations travel in
+ * {@link Frames#VIEW} frames and whose term and coordinator every heartbeat carries. The listener
+ * hears of each view this member installs, and that it has none (a side without a majority, or
+ * one that lost its coordinator): it must not act on the old one. Control frames carry the
+ * sender's view term, and the coordinator's commands of another view than this member's are
+ * dropped.
  *
  * <p>A member that was itself paused past the failure timeout must not take the others' silence
  * for their loss, or it would carry on with the job alone beside them. It notices the gap in its
@@ -57,8 +64,11 @@ public final class Cluster implements AutoCloseable {
 
         void onMemberLost(int member, String cause);
 
-        /** A member that was lost joined again (a new process with its index). */
-        default void onMemberJoined(int member) {
+        /**
+         * This member installed {@code view} (its coordinator and members act on it), or has none
+         * ({@code null}): it acts on no view until a majority takes it in again.
+         */
+        default void onViewChanged(View view) {
         }
 
         /**
@@ -72,7 +82,7 @@ public final class Cluster implements AutoCloseable {
     /** Accepted connections still in their handshake, at most: more are closed at once. */
     static final int MAX_PENDING_HANDSHAKES = 16;
     private static final long DIAL_RETRY_MILLIS = 100;
-    /** How often a lost older member is dialed again. */
+    /** How often a lost lower-indexed member is dialed again. */
     private static final long REDIAL_MILLIS = 500;
 
     private final ClusterConfig config;
@@ -86,6 +96,12 @@ public final class Cluster implements AutoCloseable {
     private final AtomicReferenceArray<Channel> channels;
     private final Membership membership;
     private final FailureDetector detector;
+    /** Confined to the I/O thread. */
+    private final ViewAgreement agreement;
+    private final TermStore terms;
+    /** The view this member acts on, or null; published for the other threads. */
+    private volatile View view;
+    private final long startNanos = System.nanoTime();
     /** The networks of the executions running here, by execution id (a job's id and its attempt). */
     private final Map<Long, ClusterJobNetwork> executions = new ConcurrentHashMap<>();
     private final Map<Long, ReplicatedSnapshotStore> snapshotStores = new ConcurrentHashMap<>();
@@ -96,24 +112,32 @@ public final class Cluster implements AutoCloseable {
     private Channel server;
     private volatile boolean closing;
 
-    private Cluster(ClusterConfig config, Listener listener, PrintStream log) {
+    private Cluster(ClusterConfig config, TermStore terms, Listener listener, PrintStream log) {
         this.config = config;
+        this.terms = terms;
         this.memberListHash = config.memberListHash();
         this.listener = listener;
         this.log = log;
         int n = config.members().size();
         this.channels = new AtomicReferenceArray<>(n);
-        this.membership = new Membership(config.self(), n);
+        this.membership = new Membership(n);
         this.detector = new FailureDetector(n, config.heartbeatMillis(), config.failureTimeoutMillis(), System.nanoTime());
+        TermStore.Saved saved = terms.load();
+        this.agreement = new ViewAgreement(config.self(), n, config.voteTimeoutMillis(), new Random(), new AgreementEffects(),
+                saved.term(), saved.votedFor());
         this.joined = new CountDownLatch(n - 1);
     }
 
     /**
      * Listens on this member's address, connects to every other member and returns once all are
-     * connected and authenticated.
+     * connected and authenticated and this member acts on a view of all of them.
+     *
+     * @param terms where this member keeps its term and vote: they must outlive its process
+     *              ({@link TermStore#inFile}) wherever its index may be started again
      */
-    public static Cluster join(ClusterConfig config, Listener listener, PrintStream log) throws InterruptedException, TimeoutException {
-        Cluster cluster = new Cluster(config, listener, log);
+    public static Cluster join(ClusterConfig config, TermStore terms, Listener listener, PrintStream log)
+            throws InterruptedException, TimeoutException {
+        Cluster cluster = new Cluster(config, terms, listener, log);
         try {
             cluster.start();
             cluster.awaitJoined();
@@ -136,9 +160,15 @@ public final class Cluster implements AutoCloseable {
         return config.members().size();
     }
 
-    /** The oldest live member ({@link Membership}): it plans and coordinates jobs. */
+    /** The coordinator of the view this member acts on, or -1 when it has none: it plans and coordinates jobs. */
     public int coordinator() {
-        return membership.coordinator();
+        View v = view;
+        return v == null ? -1 : v.coordinator();
+    }
+
+    /** The view this member acts on, or null. */
+    public View view() {
+        return view;
     }
 
     /** Why {@code member} was lost, or null while it is alive. */
@@ -151,7 +181,7 @@ public final class Cluster implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
                 .childHandler(initializer(-1))
-                .bind(config.address(self())).syncUninterruptibly().channel();
+                .bind(config.listenAddress()).syncUninterruptibly().channel();
         for (int m = 0; m < self(); m++) {
             dial(m, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis()));
         }
@@ -207,7 +237,7 @@ public final class Cluster implements AutoCloseable {
 
     private void awaitJoined() throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis());
-        while (!joined.await(50, TimeUnit.MILLISECONDS)) {
+        while (!joined.await(50, TimeUnit.MILLISECONDS) || !inViewOfAll()) {
             if (joinFailure.get() != null) {
                 throw new IllegalStateException(joinFailure.get());
             }
@@ -218,7 +248,9 @@ public final class Cluster implements AutoCloseable {
                         missing.add(config.describe(m));
                     }
                 }
-                throw new TimeoutException("member " + self() + ": not joined after " + config.joinTimeoutMillis() + " ms; missing " + missing);
+                throw new TimeoutException("member " + self() + ": not joined after " + config.joinTimeoutMillis() + " ms; "
+                        + (missing.isEmpty() ? "connected to every member, but no view of all of them was installed (view: " + view + ")"
+                        : "missing " + missing));
             }
         }
     }
@@ -240,8 +272,8 @@ public final class Cluster implements AutoCloseable {
 
     /**
      * A connection proved the secret and is {@code member}'s; refused if that member already has a
-     * live one. A lost member's new connection replaces its old one: it joined again (the caller
-     * tells it so once the handshake is through).
+     * live one. A lost member's new connection replaces its old one: it joined again, and the
+     * views take it in ({@link ViewAgreement}).
      */
     Membership.Admission authenticated(int member, Channel channel) {
         Channel old = channels.get(member);
@@ -250,26 +282,15 @@ public final class Cluster implements AutoCloseable {
             return Membership.Admission.REFUSED;
         }
         detector.heard(member, System.nanoTime());
+        Membership.Admission admission = Membership.Admission.JOINED;
         if (!rejoined) {
             joined.countDown();
-            return Membership.Admission.JOINED;
-        }
-        Membership.Admission admission = membership.back(member, System.currentTimeMillis());
-        if (admission == Membership.Admission.JOINED) {
-            log("connected again to member " + member);
         } else {
-            log("member " + member + " joined again");
-            listener.onMemberJoined(member);
+            admission = membership.back(member);
+            log(admission == Membership.Admission.JOINED ? "connected again to member " + member : "member " + member + " joined again");
         }
+        agreement.reachable(member, true);
         return admission;
-    }
-
-    /** A member that had lost this one says so: this process joined again, so it is younger than those that stayed. */
-    void toldJoinedAgain(int byMember) {
-        if (membership.joinedAgainItself(System.currentTimeMillis())) {
-            log("member " + byMember + " had lost this member: it joined again, younger than the members that stayed"
-                    + " (coordinator: member " + coordinator() + ")");
-        }
     }
 
     /** An accepted connection starts its handshake; false (it is to be closed) when too many are pending already. */
@@ -324,7 +345,24 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    void onControl(int from, ControlKind kind, long jobId, String text) {
+    /** A view message from {@code from} (a heartbeat's view, a vote request, a vote, a view installed). */
+    void onView(int from, ViewMessage message) {
+        agreement.receive(from, message);
+    }
+
+    /**
+     * A control message from {@code from}, sent while it acted on the view of {@code term}. The
+     * coordinator's commands ({@link ControlKind#fromCoordinator}) count only from this member's
+     * coordinator in this member's view: a coordinator whose view was overtaken cannot restart a job
+     * beside the new one's.
+     */
+    void onControl(int from, long term, ControlKind kind, long jobId, String text) {
+        View v = view;
+        if (kind.fromCoordinator() && (v == null || v.term() != term || v.coordinator() != from)) {
+            log("ignoring " + kind + " for job " + jobId + " from member " + from + " (its view of term " + term + "): this member acts on "
+                    + (v == null ? "no view" : "the view of " + v));
+            return;
+        }
         listener.onControl(from, kind, jobId, text);
     }
 
@@ -343,8 +381,17 @@ public final class Cluster implements AutoCloseable {
                 memberLost(m, "no heartbeat from " + config.describe(m) + " for " + TimeUnit.NANOSECONDS.toMillis(silent)
                         + " ms (failure timeout " + config.failureTimeoutMillis() + " ms)");
                 ch.close();
-            } else {
-                ch.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {Frames.HEARTBEAT}), ch.voidPromise());
+            }
+        }
+        // Not before this member reached every other: as the cluster forms, the lowest index stands with all of them.
+        if (joined.getCount() == 0) {
+            agreement.tick(TimeUnit.NANOSECONDS.toMillis(now - startNanos));
+        }
+        ViewMessage.Heartbeat beat = agreement.heartbeat();
+        for (int m = 0; m < size(); m++) {
+            Channel ch = channel(m);
+            if (ch != null) {
+                ch.writeAndFlush(ViewFrames.encode(ch.alloc(), beat), ch.voidPromise());
             }
         }
     }
@@ -355,6 +402,7 @@ public final class Cluster implements AutoCloseable {
         }
         if (!closing && membership.lose(member, cause)) {
             log("lost " + cause);
+            agreement.reachable(member, false);
             snapshotStores.values().forEach(store -> store.memberLost(member));
             listener.onMemberLost(member, cause);
             if (member < self()) {
@@ -366,8 +414,8 @@ public final class Cluster implements AutoCloseable {
     /**
      * If this member was paused long enough for the others to have dropped it ({@link
      * FailureDetector}), it drops out: every connection closed and every other member counted lost
-     * without telling the listener of each (their silence was its own), and it dials the older ones
-     * again; the younger ones dial it.
+     * without telling the listener of each (their silence was its own), and it dials the lower-indexed
+     * ones again; the higher-indexed ones dial it. It has no view now: a majority takes it in again.
      */
     private boolean droppedAfterPause(long now) {
         long paused = closing ? 0 : detector.pausedPastThreshold(now);
@@ -377,7 +425,8 @@ public final class Cluster implements AutoCloseable {
         String cause = "this member was paused for " + TimeUnit.NANOSECONDS.toMillis(paused) + " ms, about the failure timeout ("
                 + config.failureTimeoutMillis() + " ms) or longer: the others have dropped it";
         log(cause + "; it leaves its jobs and joins again");
-        for (int member : membership.droppedAfterPause(cause, System.currentTimeMillis(), m -> channels.get(m) != null)) {
+        for (int member : membership.droppedAfterPause(cause, m -> channels.get(m) != null)) {
+            agreement.reachable(member, false);
             channels.get(member).close();
             if (member < self()) {
                 group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
@@ -387,7 +436,7 @@ public final class Cluster implements AutoCloseable {
         return true;
     }
 
-    /** Dials a lost older member until it is back (a younger member dials, so it is this one's call). */
+    /** Dials a lost lower-indexed member until it is back (the higher index dials, so it is this one's call). */
     private void redial(int member) {
         if (closing || membership.lostCause(member) == null) {
             return;
@@ -453,19 +502,23 @@ public final class Cluster implements AutoCloseable {
         return true;
     }
 
-    /** Sends a control message to one member (to itself: delivered directly). */
+    /**
+     * Sends a control message to one member (to itself: delivered directly), with the term of the
+     * view this member acts on; nothing when {@code member} is -1 (no coordinator) or lost.
+     */
     public void sendControl(int member, ControlKind kind, long jobId, String text) {
         if (member == self()) {
             listener.onControl(self(), kind, jobId, text);
             return;
         }
-        Channel ch = channel(member);
+        Channel ch = member < 0 ? null : channel(member);
         if (ch == null) {
             return;
         }
+        View v = view;
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        ByteBuf frame = ch.alloc().buffer(1 + 1 + 8 + bytes.length);
-        frame.writeByte(Frames.CONTROL).writeByte(kind.code).writeLong(jobId).writeBytes(bytes);
+        ByteBuf frame = ch.alloc().buffer(1 + 1 + 8 + 8 + bytes.length);
+        frame.writeByte(Frames.CONTROL).writeByte(kind.code).writeLong(v == null ? -1 : v.term()).writeLong(jobId).writeBytes(bytes);
         ch.writeAndFlush(frame, ch.voidPromise());
     }
 
@@ -475,6 +528,36 @@ public final class Cluster implements AutoCloseable {
             if (m == self() || membership.lostCause(m) == null) {
                 sendControl(m, kind, jobId, text);
             }
+        }
+    }
+
+    /** Whether this member acts on a view of every configured member. */
+    private boolean inViewOfAll() {
+        View v = view;
+        return v != null && v.members().cardinality() == size();
+    }
+
+    /** The agreement's effects, on the I/O thread. */
+    private final class AgreementEffects implements ViewAgreement.Effects {
+        @Override
+        public void persist(long term, int votedFor) {
+            terms.save(term, votedFor);
+        }
+
+        @Override
+        public void send(int member, ViewMessage message) {
+            Channel ch = channel(member);
+            if (ch != null) {
+                ch.writeAndFlush(ViewFrames.encode(ch.alloc(), message), ch.voidPromise());
+            }
+        }
+
+        @Override
+        public void viewChanged(View installed, String why) {
+            view = installed;
+            log(installed == null ? "acts on no view (" + why + "): its jobs pause until a majority takes it in"
+                    : "acts on the view of " + installed + " (" + why + ")");
+            listener.onViewChanged(installed);
         }
     }
 

@@ -7,17 +7,26 @@ import java.security.NoSuchAlgorithmException;
 import java.util.List;
 
 /**
- * A member's view of its static cluster. Members are listed in the same order everywhere; the
- * list's order is their age, so the coordinator is the first live one.
+ * A member's view of its static cluster. Members are listed in the same order everywhere: a member
+ * is its index in the list.
  *
  * @param members              every member's address, this one included
  * @param self                 this member's index in {@code members}
  * @param heartbeatMillis      how often each member tells each other one it is alive
  * @param failureTimeoutMillis a member silent this long is declared lost
  * @param joinTimeoutMillis    how long to wait for every member to connect at start
+ * @param listen               where this member listens, or null: its address in {@code members}.
+ *                             Another address when the others reach it through something in
+ *                             between (a fault-injecting proxy, a NAT)
  */
 public record ClusterConfig(List<InetSocketAddress> members, int self, ClusterSecret secret, long heartbeatMillis,
-                            long failureTimeoutMillis, long joinTimeoutMillis) {
+                            long failureTimeoutMillis, long joinTimeoutMillis, InetSocketAddress listen) {
+
+    /** A member that listens on its address in the list. */
+    public ClusterConfig(List<InetSocketAddress> members, int self, ClusterSecret secret, long heartbeatMillis, long failureTimeoutMillis,
+                         long joinTimeoutMillis) {
+        this(members, self, secret, heartbeatMillis, failureTimeoutMillis, joinTimeoutMillis, null);
+    }
 
     public static final long DEFAULT_HEARTBEAT_MILLIS = 200;
     public static final long DEFAULT_FAILURE_TIMEOUT_MILLIS = 3_000;
@@ -32,6 +41,15 @@ public record ClusterConfig(List<InetSocketAddress> members, int self, ClusterSe
             throw new IllegalArgumentException("the failure timeout (" + failureTimeoutMillis + " ms) must exceed the heartbeat interval ("
                     + heartbeatMillis + " ms)");
         }
+    }
+
+    /**
+     * How long a member standing for coordinator waits for the votes of the members it hears
+     * ({@link ViewAgreement}; it stops waiting once all of them voted): a few heartbeats, so a busy
+     * member's late answer does not cost a term, and under the failure timeout.
+     */
+    public long voteTimeoutMillis() {
+        return Math.min(5 * heartbeatMillis, failureTimeoutMillis);
     }
 
     /** Parses {@code host:port}. */
@@ -49,6 +67,16 @@ public record ClusterConfig(List<InetSocketAddress> members, int self, ClusterSe
 
     public InetSocketAddress address(int member) {
         return members.get(member);
+    }
+
+    /** Where this member listens. */
+    public InetSocketAddress listenAddress() {
+        return listen != null ? listen : members.get(self);
+    }
+
+    /** The same, listening on {@code address}. */
+    public ClusterConfig listeningOn(InetSocketAddress address) {
+        return new ClusterConfig(members, self, secret, heartbeatMillis, failureTimeoutMillis, joinTimeoutMillis, address);
     }
 
     /**

@@ -20,20 +20,23 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * One job on this member of a cluster, over its executions. The first runs on every member; when a
- * member it runs on is lost, a job with a guarantee is restarted: the coordinator (the oldest live
- * member) tells the survivors to run a new attempt from the latest committed snapshot; each cancels
- * its execution, gathers the state of the partitions it will own from whoever keeps it, and starts
- * the job again over the survivors (the engine sees them as members 0..n-1). A job without a
- * guarantee has nothing to restart from: it fails, naming the member. A lost member that joins
- * again is taken in the same way after {@code scaleOutDelay}: a restart from the latest snapshot on
- * the members running it plus the one that joined, which gathers all its state from the others
- * ({@link #joinRunning}). {@link #result()} completes when the job ends for good.
+ * One job on this member of a cluster, over its executions. The first runs on every member. A job
+ * with a guarantee follows the views a majority agrees on ({@link View}): when a view leaves out a
+ * member the job runs on, or names another coordinator than the one that directs the job, that
+ * view's coordinator tells the job's members in the view to run a new attempt from the latest
+ * committed snapshot; each cancels its execution, gathers the state of the partitions it will own
+ * from whoever keeps it, and starts the job again over them (the engine sees them as members
+ * 0..n-1). A member the view takes in that does not run the job is taken in the same way after
+ * {@code scaleOutDelay}: a restart on the members running it plus that one, which gathers all its
+ * state from the others ({@link #joinRunning}). A job without a guarantee has nothing to restart
+ * from: a lost member fails it, naming the member. {@link #result()} completes when the job ends
+ * for good.
  */
 public final class ClusterJob {
 
@@ -75,6 +78,8 @@ public final class ClusterJob {
     private int currentAttempt;
     /** Snapshots committed by the executions before the current one. */
     private long committedBefore;
+    /** The member whose word started the running attempt: the coordinator that directs it. */
+    private int directedBy;
 
     /**
      * @param scaleOutDelay how long after a lost member joins again the job is restarted to take it in
@@ -87,6 +92,7 @@ public final class ClusterJob {
         this.guarantee = guarantee;
         this.snapshotInterval = snapshotInterval;
         this.members = IntStream.range(0, cluster.size()).toArray();
+        this.directedBy = cluster.coordinator();
         this.snapshots = guarantee == ProcessingGuarantee.NONE ? null
                 : new ClusterSnapshots(cluster, jobId, snapshotBackups, snapshotInterval, members);
         this.recovery = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -211,6 +217,7 @@ public final class ClusterJob {
             }
             attempt = a;
             members = runOn;
+            directedBy = fromMember;
         }
         // At once, on this thread: the attempt's snapshot messages may come before the restart is done.
         snapshots.startAttempt(a, runOn, snapshotId, writers);
@@ -219,45 +226,55 @@ public final class ClusterJob {
     }
 
     /**
-     * A member was lost (called on the I/O thread). If the job runs on it: without a guarantee it
-     * fails; with one, the coordinator restarts it over the survivors.
+     * A member was lost (called on the I/O thread). If the job runs on it and cannot restart (no
+     * guarantee, or not started yet), it fails; otherwise the next view decides ({@link #onView}).
      */
     public void onMemberLost(int member, String cause) {
-        int[] running;
         synchronized (this) {
-            if (result.isDone() || Arrays.stream(members).noneMatch(m -> m == member)) {
+            if (result.isDone() || Arrays.stream(members).noneMatch(m -> m == member) || snapshots != null && current != null) {
                 return;
             }
-            if (snapshots == null || current == null) {
-                String why = snapshots == null ? "it has no snapshots to restart from" : "it had not started";
-                fail(new IllegalStateException("member " + cluster.self() + ": job " + jobId + " failed because it lost " + cause
-                        + " (" + why + ")"));
-                return;
-            }
-            running = members;
+            String why = snapshots == null ? "it has no snapshots to restart from" : "it had not started";
+            fail(new IllegalStateException("member " + cluster.self() + ": job " + jobId + " failed because it lost " + cause + " (" + why + ")"));
         }
-        restartOn(Arrays.stream(running).filter(m -> m == cluster.self() || cluster.lostCause(m) == null).toArray());
     }
 
     /**
-     * A lost member joined again (called on the I/O thread): the coordinator takes it in after the
-     * scale-out delay, running {@code beforeRestart} first (to tell the member what job it joins).
+     * This member installed {@code view} (called on the I/O thread). If it coordinates the view: a
+     * job whose members the view does not all hold, or that another coordinator directed, restarts
+     * on those it holds; a member of the view that does not run the job is taken in after the
+     * scale-out delay, {@code takingIn} run first (to tell it what job it joins).
      */
-    public void onMemberJoined(int member, Runnable beforeRestart) {
+    public void onView(View view, IntConsumer takingIn) {
+        int[] running;
+        boolean directed;
         synchronized (this) {
-            if (result.isDone() || snapshots == null) {
+            if (result.isDone() || snapshots == null || current == null || view.coordinator() != cluster.self()) {
                 return;
             }
+            running = members;
+            directed = directedBy == cluster.self();
         }
+        int[] kept = Arrays.stream(running).filter(view::includes).toArray();
+        if (kept.length < running.length || !directed) {
+            restartOn(kept);
+        }
+        view.members().stream().filter(m -> Arrays.stream(running).noneMatch(r -> r == m)).forEach(m -> takeIn(m, takingIn));
+    }
+
+    /** On the coordinator: restarts the job on its members plus {@code member} after the scale-out delay, if the view still holds it then. */
+    private void takeIn(int member, IntConsumer takingIn) {
         recovery.schedule(() -> {
             int[] running;
             synchronized (this) {
-                if (result.isDone() || cluster.lostCause(member) != null || Arrays.stream(members).anyMatch(m -> m == member)) {
+                View now = cluster.view();
+                if (result.isDone() || now == null || now.coordinator() != cluster.self() || !now.includes(member)
+                        || Arrays.stream(members).anyMatch(m -> m == member)) {
                     return;
                 }
                 running = members;
             }
-            beforeRestart.run();
+            takingIn.accept(member);
             restartOn(IntStream.concat(Arrays.stream(running), IntStream.of(member)).sorted().toArray());
         }, scaleOutDelay.toNanos(), TimeUnit.NANOSECONDS);
     }

@@ -1,8 +1,8 @@
 package io.fournines.engine.cluster;
 
 /**
- * Every kind of control message members send each other (in a {@link Frames#CONTROL} frame, with a
- * job id and a text), in one place: job control ({@link JobControl}), restarts ({@link ClusterJob})
+ * Every kind of control message members send each other (in a {@link Frames#CONTROL} frame, with
+ * the sender's view term, a job id and a text), in one place: job control ({@link JobControl}), restarts ({@link ClusterJob})
  * and snapshots ({@link ClusterSnapshots}).
  */
 public enum ControlKind {
@@ -14,7 +14,7 @@ public enum ControlKind {
     FAIL(4),
     /** To the coordinator: how this member's part ended (text: state and cause). */
     FINISHED(5),
-    /** Coordinator to a lost member that joined again: the job it is to take part in (text: as START's). */
+    /** Coordinator to a member its view took in that does not run the job: the job it is to take part in (text: as START's). */
     ADOPT(6),
     /** Coordinator to the job's members: take snapshot N of attempt A (text: "A N"). */
     SNAPSHOT_START(16),
@@ -44,6 +44,15 @@ public enum ControlKind {
     /** The kind a frame's code names; null for a code no member sends. */
     static ControlKind of(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+
+    /**
+     * The coordinator's commands that decide who runs a job: a member takes them only from the
+     * coordinator of the view it acts on ({@link Cluster}). Snapshot messages are not among them:
+     * each names its attempt, and a commit decided is a commit to carry out whichever view follows.
+     */
+    boolean fromCoordinator() {
+        return this == START || this == ADOPT || this == RESTART;
     }
 
     /** Handled by the job's {@link ClusterJob} on each member: restarts and snapshots. */

@@ -11,17 +11,18 @@ final class Frames {
     static final byte WELCOME = 3;
     /** Acceptor: why it closes the connection. */
     static final byte REFUSED = 4;
+    /** The sender's view: its term and coordinator, -1 for both when it has none ({@link ViewFrames}). */
     static final byte HEARTBEAT = 5;
     /** jobId, edgeId, entries, packet. */
     static final byte DATA = 6;
     /** jobId, edgeId, send limit. */
     static final byte CREDIT = 7;
-    /** kind, jobId, UTF-8 text: job start, cancel, failure and end. */
+    /** kind, the sender's view term, jobId, UTF-8 text: job start, cancel, failure and end. */
     static final byte CONTROL = 8;
     /** jobId, then a {@link ReplicatedSnapshotStore} message: snapshot state sent to a backup, or its acknowledgement. */
     static final byte SNAPSHOT = 9;
-    /** After the handshake, to a member whose index this one had lost: it joined again, so it is younger than those that stayed. */
-    static final byte REJOINED = 10;
+    /** A vote request, a vote or a view's installation ({@link ViewFrames}). */
+    static final byte VIEW = 10;
 
     private Frames() {
     }

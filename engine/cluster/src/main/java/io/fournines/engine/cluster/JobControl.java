@@ -8,17 +8,22 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The jobs of a static cluster, as one member sees them. A job submitted to any member goes to the
- * coordinator (the oldest live member), which checks that every member is alive and tells all of
- * them to start it at one wall-clock instant; each member then runs its part, which the
- * {@link JobRunner} makes from the job's description. A member whose part fails fails the job
- * everywhere with a cause that names the member. A job with a guarantee takes snapshots the
- * coordinator starts and commits on every member, and a lost member restarts it on the survivors
- * from the latest one; without a guarantee a lost member fails it ({@link ClusterJob}).
+ * coordinator of the view a majority agreed on ({@link View}), which checks that its view holds
+ * every member and tells all of them to start it at one wall-clock instant; each member then runs
+ * its part, which the {@link JobRunner} makes from the job's description. A member whose part fails
+ * fails the job everywhere with a cause that names the member. A job with a guarantee takes
+ * snapshots the coordinator starts and commits on every member, and follows the views: a view
+ * without one of its members restarts it on the others from the latest snapshot, and a member a
+ * view takes back in joins it ({@link ClusterJob}); without a guarantee a lost member fails it. A
+ * member left without a view for the failure timeout (a side without a majority) leaves its parts:
+ * the majority runs the jobs, and takes this member back in when it is heard again.
  */
 public final class JobControl implements Cluster.Listener {
 
@@ -55,6 +60,12 @@ public final class JobControl implements Cluster.Listener {
     private final AtomicLong jobCounter = new AtomicLong();
     private final int snapshotBackups;
     private final Duration scaleOutDelay;
+    /** Ends the parts of a member that stays without a view. */
+    private final ScheduledExecutorService viewless = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fournines-viewless");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile Cluster cluster;
 
     /**
@@ -86,9 +97,21 @@ public final class JobControl implements Cluster.Listener {
         if (settings.members() != cluster.size()) {
             throw new InvalidJobException("cluster.members: this cluster has " + cluster.size() + " members; is " + settings.members());
         }
+        int coordinator = cluster.coordinator();
+        if (coordinator < 0) {
+            throw new NoCoordinatorException("member " + cluster.self() + " acts on no view (no majority of the " + cluster.size()
+                    + " members agreed on a coordinator with it): submit the job again once it has one");
+        }
         long id = ((long) cluster.self() << 40) | jobCounter.incrementAndGet();
-        cluster.sendControl(cluster.coordinator(), ControlKind.SUBMIT, id, description);
+        cluster.sendControl(coordinator, ControlKind.SUBMIT, id, description);
         return id;
+    }
+
+    /** A job was submitted to a member that has no coordinator to send it to. */
+    public static final class NoCoordinatorException extends IllegalStateException {
+        NoCoordinatorException(String message) {
+            super(message);
+        }
     }
 
     public JobState job(long jobId) {
@@ -129,12 +152,15 @@ public final class JobControl implements Cluster.Listener {
         }
     }
 
-    /** On the coordinator: every member must be alive; they all start at one instant. */
+    /** On the coordinator: its view must hold every member; they all start at one instant. */
     private void plan(long jobId, String description) {
+        View view = cluster.view();
         for (int m = 0; m < cluster.size(); m++) {
-            if (cluster.lostCause(m) != null) {
+            if (view == null || view.coordinator() != cluster.self() || !view.includes(m)) {
+                String why = cluster.lostCause(m) != null ? " is lost (" + cluster.lostCause(m) + ")"
+                        : " is not in this coordinator's view (" + (view == null ? "it has none" : view) + ")";
                 cluster.broadcastControl(ControlKind.FAIL, jobId, "job " + jobId + " cannot start: it needs all " + cluster.size()
-                        + " members and " + cluster.config().describe(m) + " is lost (" + cluster.lostCause(m) + ")");
+                        + " members and " + cluster.config().describe(m) + why);
                 return;
             }
         }
@@ -160,6 +186,12 @@ public final class JobControl implements Cluster.Listener {
         } catch (InvalidJobException e) {
             cluster.broadcastControl(ControlKind.FAIL, jobId, "member " + cluster.self() + " cannot run job " + jobId + ": " + e.getMessage());
             return;
+        }
+        if (joining) {
+            JobState old = jobs.get(jobId);
+            if (old != null && (old.state.equals("starting") || old.state.equals("running"))) {
+                leave(old, "member " + cluster.self() + ": left job " + jobId + ": the coordinator takes this member in anew");
+            }
         }
         // Joining, this member takes part anew: a part it was dropped from (it was paused) stays behind, in its own folder.
         JobState job = joining ? new JobState(jobId, joinedDir(jobId), text)
@@ -241,16 +273,27 @@ public final class JobControl implements Cluster.Listener {
         }
     }
 
-    /** On the coordinator: a lost member is back; each job with snapshots takes it in after the scale-out delay. */
+    /**
+     * A view installed here: on its coordinator, each job with snapshots restarts without the members
+     * the view left out and takes in those it holds that do not run the job. No view: unless one
+     * comes within the failure timeout (a view changing takes a round trip), this member leaves its
+     * parts; the majority's coordinator takes it in again.
+     */
     @Override
-    public void onMemberJoined(int member) {
-        if (cluster.coordinator() != cluster.self()) {
+    public void onViewChanged(View view) {
+        if (view == null) {
+            Cluster c = cluster;
+            viewless.schedule(() -> {
+                if (c.view() == null) {
+                    leaveAll("no majority took this member in for " + c.config().failureTimeoutMillis() + " ms");
+                }
+            }, cluster.config().failureTimeoutMillis(), TimeUnit.MILLISECONDS);
             return;
         }
         for (JobState job : jobs.values()) {
             ClusterJob clusterJob = job.clusterJob;
             if (job.state.equals("running") && clusterJob != null && job.startText != null) {
-                clusterJob.onMemberJoined(member, () -> cluster.sendControl(member, ControlKind.ADOPT, job.id, job.startText));
+                clusterJob.onView(view, member -> cluster.sendControl(member, ControlKind.ADOPT, job.id, job.startText));
             }
         }
     }
@@ -277,12 +320,20 @@ public final class JobControl implements Cluster.Listener {
      */
     @Override
     public void onDropped(String cause) {
+        leaveAll(cause);
+    }
+
+    private void leaveAll(String cause) {
         for (JobState job : jobs.values()) {
             if (job.state.equals("starting") || job.state.equals("running")) {
-                job.left = true;
-                failLocally(job, "member " + cluster.self() + ": left job " + job.id + ": " + cause);
+                leave(job, "member " + cluster.self() + ": left job " + job.id + ": " + cause);
             }
         }
+    }
+
+    private void leave(JobState job, String cause) {
+        job.left = true;
+        failLocally(job, cause);
     }
 
     /** Stops every running job and waits for it to write its files. */

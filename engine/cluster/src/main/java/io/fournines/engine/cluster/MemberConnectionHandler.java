@@ -73,7 +73,18 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
         }
         cluster.heard(member);
         switch (type) {
-            case Frames.HEARTBEAT -> { }
+            case Frames.HEARTBEAT -> {
+                ViewMessage.Heartbeat heartbeat = ViewFrames.heartbeat(in);
+                handled("a heartbeat", () -> cluster.onView(member, heartbeat));
+            }
+            case Frames.VIEW -> {
+                ViewMessage message = ViewFrames.view(in, cluster.size());
+                if (message == null) {
+                    cluster.log("ignoring a view message of unknown kind from member " + member);
+                } else {
+                    handled("a view message", () -> cluster.onView(member, message));
+                }
+            }
             case Frames.DATA -> {
                 long jobId = in.readLong();
                 int edgeId = in.readInt();
@@ -95,15 +106,15 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
             case Frames.CONTROL -> {
                 int code = in.readByte();
                 ControlKind kind = ControlKind.of(code);
+                long term = in.readLong();
                 long jobId = in.readLong();
                 if (kind == null) {
                     cluster.log("ignoring a control message of unknown kind " + code + " from member " + member);
                 } else {
                     String text = in.toString(StandardCharsets.UTF_8);
-                    handled("control message " + kind + " for job " + jobId, () -> cluster.onControl(member, kind, jobId, text));
+                    handled("control message " + kind + " for job " + jobId, () -> cluster.onControl(member, term, kind, jobId, text));
                 }
             }
-            case Frames.REJOINED -> cluster.toldJoinedAgain(member);
             default -> {
                 cluster.log("closing the connection to member " + member + ": unknown frame type " + type);
                 ctx.close();
@@ -148,7 +159,6 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                     authenticated(ctx, claimed);
                     byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()), theirList);
                     ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
-                    tellIfJoinedAgain(ctx, admission);
                 }
             }
         } else if (dialedMember >= 0 && type == Frames.CHALLENGE && in.readableBytes() == 32) {
@@ -169,7 +179,6 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                     ctx.close();
                 } else {
                     authenticated(ctx, dialedMember);
-                    tellIfJoinedAgain(ctx, admission);
                 }
             }
         } else if (dialedMember >= 0 && type == Frames.REFUSED) {
@@ -192,12 +201,6 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
         if (pending) {
             pending = false;
             cluster.handshakeEnded();
-        }
-    }
-
-    private static void tellIfJoinedAgain(ChannelHandlerContext ctx, Membership.Admission admission) {
-        if (admission == Membership.Admission.JOINED_AGAIN) {
-            ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte(Frames.REJOINED));
         }
     }
 

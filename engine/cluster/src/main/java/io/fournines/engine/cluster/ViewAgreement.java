@@ -198,6 +198,9 @@ final class ViewAgreement {
                 effects.send(m, new ViewMessage.VoteRequest(term));
             }
         }
+        if (votes.cardinality() >= majority && votes.equals(reachable)) {
+            install();  // a cluster of one
+        }
     }
 
     private void onVoteRequest(int candidate, long requested) {

@@ -67,7 +67,7 @@ class ClusterHandshakeTest {
 
     private static Cluster join(List<InetSocketAddress> members, int index) {
         try {
-            return Cluster.join(new ClusterConfig(members, index, LoopbackClusters.SECRET, 50, 1_000, 10_000), LoopbackClusters.DEAF,
+            return Cluster.join(new ClusterConfig(members, index, LoopbackClusters.SECRET, 50, 1_000, 10_000), TermStore.inMemory(), LoopbackClusters.DEAF,
                     new PrintStream(OutputStream.nullOutputStream()));
         } catch (Exception e) {
             throw new IllegalStateException(e);

@@ -10,7 +10,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
-/** Members of one cluster in this JVM, on loopback ports, with real connections; closes them all. */
+/**
+ * Members of one cluster in this JVM, on loopback ports, with real connections, each behind a
+ * {@link FaultProxy} if asked; closes them all.
+ */
 final class LoopbackClusters implements AutoCloseable {
 
     static final Cluster.Listener DEAF = new Cluster.Listener() {
@@ -27,11 +30,39 @@ final class LoopbackClusters implements AutoCloseable {
 
     private final List<Cluster> clusters = new ArrayList<>();
     private final List<ByteArrayOutputStream> logs = new ArrayList<>();
+    private final List<FaultProxy> proxies = new ArrayList<>();
 
     /** Joins {@code n} members, member i with {@code listeners.apply(i)}; returns when all have joined. */
     List<Cluster> join(int n, IntFunction<Cluster.Listener> listeners) throws Exception {
-        Attempt attempt = attempt(n, listeners, (members, i) -> new ClusterConfig(members, i, SECRET, 50, 1_000, 10_000));
-        for (int m = 0; m < n; m++) {
+        return joined(attempt(n, listeners, (members, i) -> config(members, i)));
+    }
+
+    /**
+     * Joins {@code n} members each behind a proxy of its own ({@link #proxy}): the member list names
+     * the proxies, so member j's connection to member i (j &gt; i dials) goes through proxy i.
+     */
+    List<Cluster> joinBehindProxies(int n, IntFunction<Cluster.Listener> listeners) throws Exception {
+        List<InetSocketAddress> listen = freeAddresses(n);
+        List<InetSocketAddress> members = new ArrayList<>();
+        for (InetSocketAddress member : listen) {
+            FaultProxy proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", 0), member);
+            proxies.add(proxy);
+            members.add(proxy.address());
+        }
+        return joined(attempt(members, listeners, (list, i) -> config(list, i).listeningOn(listen.get(i))));
+    }
+
+    /** The proxy in front of member {@code i} ({@link #joinBehindProxies}). */
+    FaultProxy proxy(int i) {
+        return proxies.get(i);
+    }
+
+    private static ClusterConfig config(List<InetSocketAddress> members, int index) {
+        return new ClusterConfig(members, index, SECRET, 50, 1_000, 10_000);
+    }
+
+    private static List<Cluster> joined(Attempt attempt) {
+        for (int m = 0; m < attempt.joined().size(); m++) {
             if (attempt.failures()[m] != null) {
                 throw new IllegalStateException("member " + m + " did not join", attempt.failures()[m]);
             }
@@ -51,12 +82,21 @@ final class LoopbackClusters implements AutoCloseable {
 
     /** {@code n} members try to join, each with its configuration from {@code configs}; returns when each has joined or given up. */
     Attempt attempt(int n, IntFunction<Cluster.Listener> listeners, Configs configs) throws Exception {
-        List<InetSocketAddress> members = new ArrayList<>();
+        return attempt(freeAddresses(n), listeners, configs);
+    }
+
+    private static List<InetSocketAddress> freeAddresses(int n) throws Exception {
+        List<InetSocketAddress> addresses = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             try (ServerSocket s = new ServerSocket(0)) {
-                members.add(new InetSocketAddress("127.0.0.1", s.getLocalPort()));
+                addresses.add(new InetSocketAddress("127.0.0.1", s.getLocalPort()));
             }
         }
+        return addresses;
+    }
+
+    private Attempt attempt(List<InetSocketAddress> members, IntFunction<Cluster.Listener> listeners, Configs configs) throws Exception {
+        int n = members.size();
         List<Thread> joining = new ArrayList<>();
         Cluster[] joined = new Cluster[n];
         Exception[] failed = new Exception[n];
@@ -69,7 +109,7 @@ final class LoopbackClusters implements AutoCloseable {
             PrintStream log = new PrintStream(logs.get(first + m), true, StandardCharsets.UTF_8);
             Thread t = new Thread(() -> {
                 try {
-                    joined[index] = Cluster.join(configs.of(members, index), listeners.apply(index), log);
+                    joined[index] = Cluster.join(configs.of(members, index), TermStore.inMemory(), listeners.apply(index), log);
                 } catch (Exception e) {
                     failed[index] = e;
                 }
@@ -98,5 +138,6 @@ final class LoopbackClusters implements AutoCloseable {
     @Override
     public void close() {
         clusters.forEach(Cluster::close);
+        proxies.forEach(FaultProxy::close);
     }
 }

@@ -6,6 +6,7 @@ import io.fournines.engine.cluster.Cluster;
 import io.fournines.engine.cluster.ClusterConfig;
 import io.fournines.engine.cluster.ClusterJobNetwork;
 import io.fournines.engine.cluster.ClusterSecret;
+import io.fournines.engine.cluster.TermStore;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -70,12 +71,12 @@ public final class TransportBenchmark {
         };
         CompletableFuture<Cluster> first = CompletableFuture.supplyAsync(() -> {
             try {
-                return Cluster.join(new ClusterConfig(members, 0, secret, 200, 10_000, 10_000), quiet, QUIET_LOG);
+                return Cluster.join(new ClusterConfig(members, 0, secret, 200, 10_000, 10_000), TermStore.inMemory(), quiet, QUIET_LOG);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
-        Cluster second = Cluster.join(new ClusterConfig(members, 1, secret, 200, 10_000, 10_000), quiet, QUIET_LOG);
+        Cluster second = Cluster.join(new ClusterConfig(members, 1, secret, 200, 10_000, 10_000), TermStore.inMemory(), quiet, QUIET_LOG);
         return new Cluster[] {first.get(), second};
     }
 

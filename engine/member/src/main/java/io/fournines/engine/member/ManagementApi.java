@@ -111,6 +111,8 @@ final class ManagementApi implements AutoCloseable {
                 send(ex, 202, "application/json", "{\"job\":" + id + "}\n");
             } catch (InvalidJobException e) {
                 send(ex, 400, "text/plain", "bad job: " + e.getMessage() + "\n");
+            } catch (JobControl.NoCoordinatorException e) {
+                send(ex, 503, "text/plain", e.getMessage() + "\n");
             }
         } else if (path.length >= 2 && path[0].equals("jobs")) {
             long id;
@@ -140,7 +142,11 @@ final class ManagementApi implements AutoCloseable {
         n.put("member", cluster.self());
         n.put("state", job.state);
         n.put("cause", job.cause);
-        n.put("coordinator", cluster.coordinator());
+        if (cluster.coordinator() >= 0) {
+            n.put("coordinator", cluster.coordinator());
+        } else {
+            n.putNull("coordinator");
+        }
         ObjectNode members = n.putObject("members");
         for (Map.Entry<Integer, String> e : job.members.entrySet()) {
             members.put(Integer.toString(e.getKey()), e.getValue());

@@ -5,10 +5,12 @@ import io.fournines.engine.cluster.ClusterConfig;
 import io.fournines.engine.cluster.ClusterSecret;
 import io.fournines.engine.cluster.JobControl;
 import io.fournines.engine.cluster.JobRunner;
+import io.fournines.engine.cluster.TermStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +30,13 @@ import java.util.concurrent.TimeoutException;
         description = {
             "Joins a static cluster (every member gets the same member list and secret), serves the management API and runs",
             "the jobs submitted to it until SIGTERM/SIGINT. Prints {\"type\":\"ready\",...} on stdout once every member has joined;",
-            "each job writes its files into DIR/job-ID. Exit: 0 stopped, 1 could not join, 2 bad arguments."})
+            "each job writes its files into DIR/job-ID. The member keeps its term and vote (who coordinates is elected by a majority)",
+            "in DIR/" + ServeCommand.TERM_FILE + ": start a member index again with the same DIR.",
+            "Exit: 0 stopped, 1 could not join, 2 bad arguments."})
 public final class ServeCommand implements Callable<Integer> {
+
+    /** In --out: the member's term and vote, which must survive its process. */
+    static final String TERM_FILE = "view-term";
 
     private final JobRunner runner;
 
@@ -39,7 +46,7 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--index", required = true, paramLabel = "I", description = "this member's index in the member list, from 0")
     int index;
 
-    @Option(names = "--members", paramLabel = "HOST:PORT,...", split = ",", description = "every member's address, in age order")
+    @Option(names = "--members", paramLabel = "HOST:PORT,...", split = ",", description = "every member's address, in index order")
     List<String> members;
 
     @Option(names = "--members-file", paramLabel = "FILE", description = "the member list, one HOST:PORT a line (instead of --members)")
@@ -97,10 +104,17 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("member: --scale-out-delay-ms must be 0 or more; is " + scaleOutDelayMillis);
             return 2;
         }
+        TermStore terms;
+        try {
+            terms = TermStore.inFile(out.resolve(TERM_FILE));
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            System.err.println("member: " + e.getMessage());
+            return 2;
+        }
         JobControl member = new JobControl(out, runner, System.err, snapshotBackups, Duration.ofMillis(scaleOutDelayMillis));
         Cluster cluster;
         try {
-            cluster = Cluster.join(config, member, System.err);
+            cluster = Cluster.join(config, terms, member, System.err);
         } catch (TimeoutException | IllegalStateException e) {
             System.err.println("member: " + e.getMessage());
             return 1;

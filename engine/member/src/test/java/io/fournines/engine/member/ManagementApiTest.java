@@ -7,6 +7,7 @@ import io.fournines.engine.cluster.InvalidJobException;
 import io.fournines.engine.cluster.JobControl;
 import io.fournines.engine.cluster.JobPart;
 import io.fournines.engine.cluster.JobRunner;
+import io.fournines.engine.cluster.TermStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,7 @@ class ManagementApiTest {
         }
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         JobControl jobs = new JobControl(out, new RefusingRunner(), quiet, 1, Duration.ZERO);
-        cluster = Cluster.join(new ClusterConfig(List.of(new InetSocketAddress("127.0.0.1", port)), 0, secret, 200, 3_000, 10_000), jobs, quiet);
+        cluster = Cluster.join(new ClusterConfig(List.of(new InetSocketAddress("127.0.0.1", port)), 0, secret, 200, 3_000, 10_000), TermStore.inMemory(), jobs, quiet);
         jobs.joined(cluster);
         api = new ManagementApi(new InetSocketAddress("127.0.0.1", 0), jobs, secret, quiet);
     }

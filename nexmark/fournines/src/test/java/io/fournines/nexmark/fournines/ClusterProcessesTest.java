@@ -1,6 +1,8 @@
 package io.fournines.nexmark.fournines;
 
+import io.fournines.engine.cluster.ClusterConfig;
 import io.fournines.engine.cluster.ClusterSecret;
+import io.fournines.engine.cluster.FaultProxy;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.kafkalocal.LocalKafka;
 import org.apache.kafka.clients.admin.Admin;
@@ -15,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -47,10 +50,12 @@ class ClusterProcessesTest {
     Path dir;
 
     private final Map<String, Process> processes = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<FaultProxy> proxies = new ArrayList<>();
 
     @AfterEach
     void killAll() {
         processes.values().forEach(Process::destroyForcibly);
+        proxies.forEach(FaultProxy::close);
     }
 
     private Process start(String name, String... args) throws IOException {
@@ -74,6 +79,19 @@ class ClusterProcessesTest {
 
     private String log(String name) throws IOException {
         return Files.readString(dir.resolve(name + ".err"));
+    }
+
+    /** The drivers' logs of {@code members}, one after the other: which of them coordinates is the majority's choice. */
+    private String logs(List<Integer> members) throws IOException {
+        return logs("driver-", members);
+    }
+
+    private String logs(String prefix, List<Integer> members) throws IOException {
+        StringBuilder all = new StringBuilder();
+        for (int m : members) {
+            all.append(log(prefix + m));
+        }
+        return all.toString();
     }
 
     private static String freeAddresses(int n) throws IOException {
@@ -114,7 +132,10 @@ class ClusterProcessesTest {
         return union.stream().sorted().toList();
     }
 
-    /** Starts the driver on 3 members; member {@code victim} freezes at {@code freezeAt}. */
+    /** A victim for {@link #startThree}: whichever member the majority elected coordinator. */
+    private static final int COORDINATOR = -2;
+
+    /** Starts the driver on 3 members; member {@code victim} ({@link #COORDINATOR}: the coordinator) freezes at {@code freezeAt}. */
     private List<Process> startThree(String query, long events, long slowMemberDelayMicros, List<String> jvmFlags, String guarantee, double rate,
                                      int victim, String freezeAt) throws Exception {
         String members = freeAddresses(3);
@@ -133,7 +154,29 @@ class ClusterProcessesTest {
         List<Process> started = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
             started.add(start("driver-" + m, jvmFlags, driverArgs(m, query, events, m == 2 ? slowMemberDelayMicros : 0, guarantee, rate,
-                    m == victim ? freezeAt : "never", false)));
+                    victim == COORDINATOR ? "coordinator/" + freezeAt : m == victim ? freezeAt : "never", false)));
+        }
+        return started;
+    }
+
+    /**
+     * Starts the driver on 3 members, each behind a {@link FaultProxy} in this JVM ({@code proxies},
+     * by member): the member list names the proxies, so member j's connection to member i (j &gt; i
+     * dials) goes through proxy i.
+     */
+    private List<Process> startThreeBehindProxies(String query, long events, String guarantee, double rate) throws Exception {
+        List<String> listen = List.of(freeAddresses(3).split(","));
+        List<String> names = new ArrayList<>();
+        for (String address : listen) {
+            FaultProxy proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", 0), ClusterConfig.address(address));
+            proxies.add(proxy);
+            names.add("127.0.0.1:" + proxy.address().getPort());
+        }
+        this.members = String.join(",", names);
+        List<Process> started = new ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            started.add(start("driver-" + m, List.of("-Dfournines.test.listen=" + listen.get(m)),
+                    driverArgs(m, query, events, 0, guarantee, rate, "never", false)));
         }
         return started;
     }
@@ -216,8 +259,8 @@ class ClusterProcessesTest {
     /**
      * A member is killed -9 at a chosen moment; the others restart the job from the latest committed
      * snapshot, the victim's state coming from its backup (the next member): the snapshot survives
-     * losing its primary copy. Member 0 is the coordinator: losing it, member 1 takes over and plans
-     * the restart. The query is a keyed windowed count, so every member has a sink to freeze in
+     * losing its primary copy. Victim -2 ({@link #COORDINATOR}) is the coordinator, whichever member the majority elected:
+     * losing it, the survivors elect another, which plans the restart. The query is a keyed windowed count, so every member has a sink to freeze in
      * (Q5's last stage runs on member 0). Exactly-once: the published output equals a fault-free
      * run's. At-least-once: every (window, key) of the fault-free run is there, with at least its
      * count (replays may count an item twice).
@@ -230,17 +273,19 @@ class ClusterProcessesTest {
             "AT_LEAST_ONCE, 2, processing:1500",
             "AT_LEAST_ONCE, 2, snapshot:10",
             "AT_LEAST_ONCE, 2, committed:10",
-            "EXACTLY_ONCE, 0, snapshot:10",
+            "EXACTLY_ONCE, -2, snapshot:10",
     })
-    void aMemberKilledMidRunIsRecoveredWithNothingLost(String guarantee, int victim, String freezeAt) throws Exception {
+    void aMemberKilledMidRunIsRecoveredWithNothingLost(String guarantee, int chosen, String freezeAt) throws Exception {
         long events = 300_000;
         List<String> expected = ClusterQueryDriver.runAlone("count", events);
         assertThat(expected).hasSizeGreaterThan(1_000);
-        List<Process> started = startThree("count", events, 0, List.of(), guarantee, 60_000, victim, freezeAt);
-        Path frozen = dir.resolve("frozen-" + victim);
-        await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS)
-                .until(() -> Files.exists(frozen) || !started.get(victim).isAlive());
-        assertThat(frozen).as("member %d reached %s; its log:%n%s", victim, freezeAt, log("driver-" + victim)).exists();
+        List<Process> started = startThree("count", events, 0, List.of(), guarantee, 60_000, chosen, freezeAt);
+        List<Integer> candidates = chosen == COORDINATOR ? List.of(0, 1, 2) : List.of(chosen);
+        await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS).until(() -> candidates.stream()
+                .anyMatch(m -> Files.exists(dir.resolve("frozen-" + m)) || !started.get(m).isAlive()));
+        String candidateLogs = logs(candidates);
+        int victim = candidates.stream().filter(m -> Files.exists(dir.resolve("frozen-" + m))).findFirst()
+                .orElseThrow(() -> new AssertionError("no member reached " + freezeAt + "; their logs:\n" + candidateLogs));
         List<Integer> survivors = IntStream.range(0, 3).filter(m -> m != victim).boxed().toList();
         for (int m : survivors) {
             assertThat(started.get(m).isAlive()).as("member %d still running when member %d froze", m, victim).isTrue();
@@ -249,7 +294,7 @@ class ClusterProcessesTest {
 
         awaitSuccess(started, survivors);
         String members = survivors.stream().map(String::valueOf).collect(Collectors.joining(","));
-        assertThat(log("driver-" + survivors.get(0))).contains("restarting as attempt 1 on members " + members);
+        assertThat(logs(survivors)).contains("restarting as attempt 1 on members " + members);
         for (int m : survivors) {
             assertThat(metrics(m).get("job.attempt")).as("attempt member %d ran last", m).isEqualTo(1);
             assertThat(log("driver-" + m)).contains("restarted: attempt 1");
@@ -260,6 +305,38 @@ class ClusterProcessesTest {
         } else {
             assertNothingLost(output, expected);
         }
+    }
+
+    /**
+     * Split brain, as reported: member 2 cut off from members 0 and 1 by a partition that keeps the
+     * connections open (the proxies drop everything), during an exactly-once job. Before majority
+     * views, both sides restarted the job alone ("restarting as attempt 1 on members 0,1" and "... on
+     * members 2"), each generating its share twice. Now only the majority restarts; member 2 acts on
+     * no view and restarts nothing; healed, the majority's coordinator takes it back in, and the
+     * output equals a fault-free run's.
+     */
+    @Test
+    void aPartitionedMemberRestartsNothingWhileTheMajorityGoesOnAndIsTakenBackInWhenHealed() throws Exception {
+        long events = 300_000;
+        List<String> expected = ClusterQueryDriver.runAlone("count", events);
+        // 15 s at 20 000/s: the partition, its detection, the restart and the healing all fall inside.
+        List<Process> started = startThreeBehindProxies("count", events, "EXACTLY_ONCE", 20_000);
+        // A snapshot committed (its output published) before the partition.
+        await().atMost(30, TimeUnit.SECONDS).until(() -> Files.exists(dir.resolve("published"))
+                && !TransactionalFileSinkP.published(dir.resolve("published")).isEmpty());
+        proxies.get(0).blackhole(2, true);
+        proxies.get(1).blackhole(2, true);
+        await().atMost(20, TimeUnit.SECONDS).until(() -> logs(List.of(0, 1)).contains("restarting as attempt 1 on members 0,1"));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> log("driver-2").contains("acts on no view"));
+        Thread.sleep(2_000);  // member 2 alone, past its failure timeout
+        assertThat(log("driver-2")).as("member 2, cut off").doesNotContain("restarting as attempt");
+        proxies.get(0).blackhole(2, false);
+        proxies.get(1).blackhole(2, false);
+
+        awaitSuccess(started, List.of(0, 1, 2));
+        assertThat(logs(List.of(0, 1))).contains("restarting as attempt 2 on members 0,1,2");
+        assertThat(log("driver-2")).doesNotContain("restarting as attempt").contains("restarted: attempt 2 from snapshot");
+        assertThat(TransactionalFileSinkP.published(dir.resolve("published"))).isEqualTo(expected);
     }
 
     /**
@@ -275,11 +352,11 @@ class ClusterProcessesTest {
         List<Process> started = startThree("count", events, 0, List.of(), "EXACTLY_ONCE", 20_000, 2, "processing:300");
         await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS).until(() -> Files.exists(dir.resolve("frozen-2")));
         started.get(2).destroyForcibly();
-        await().atMost(30, TimeUnit.SECONDS).until(() -> log("driver-0").contains("restarting as attempt 1 on members 0,1"));
+        await().atMost(30, TimeUnit.SECONDS).until(() -> logs(List.of(0, 1)).contains("restarting as attempt 1 on members 0,1"));
 
         Process again = start("driver-2-again", List.of(), driverArgs(2, "count", events, 0, "EXACTLY_ONCE", 20_000, "never", true));
         awaitSuccess(List.of(started.get(0), started.get(1), again), List.of(0, 1, 2));
-        assertThat(log("driver-0")).contains("member 2 joined again").contains("restarting as attempt 2 on members 0,1,2");
+        assertThat(logs(List.of(0, 1))).contains("member 2 joined again").contains("restarting as attempt 2 on members 0,1,2");
         assertThat(log("driver-2-again")).contains("restarted: attempt 2 from snapshot");
         for (int m = 0; m < 3; m++) {
             assertThat(metrics(m).get("job.attempt")).as("attempt member %d ran last", m).isEqualTo(2);
@@ -302,9 +379,12 @@ class ClusterProcessesTest {
         try (LocalKafka kafka = LocalKafka.start(dir.resolve("kafka"))) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrap()))) {
                 admin.createTopics(List.of(new NewTopic(ClusterQueryDriver.KAFKA_TOPIC, partitions, (short) 1))).all().get();
+                // Created is not yet led: a partition's leader comes with the broker's next metadata update.
+                await().atMost(30, TimeUnit.SECONDS).until(() -> admin.describeTopics(List.of(ClusterQueryDriver.KAFKA_TOPIC)).allTopicNames().get()
+                        .get(ClusterQueryDriver.KAFKA_TOPIC).partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
             }
             // All in the topic before the members start: they read it as a backlog, and member 2 dies part-way.
-            produce(kafka.bootstrap(), partitions, numbers);
+            produce(kafka.bootstrap(), partitions, numbers, dir.resolve("kafka").resolve("broker.log"));
             startThree("kafka-count", numbers, 0, List.of("-Dfournines.test.kafka=" + kafka.bootstrap()), "EXACTLY_ONCE", 1, 2, "processing:500");
             await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS).until(() -> Files.exists(dir.resolve("frozen-2")));
             processes.get("driver-2").destroyForcibly();
@@ -315,15 +395,15 @@ class ClusterProcessesTest {
                     .until(() -> TransactionalFileSinkP.published(published).size() >= expected.size());
             Thread.sleep(1_000);  // anything published twice would come now
             assertThat(TransactionalFileSinkP.published(published)).isEqualTo(expected);
-            assertThat(log("driver-0")).contains("restarting as attempt 1 on members 0,1");
+            assertThat(logs(List.of(0, 1))).contains("restarting as attempt 1 on members 0,1");
         }
     }
 
     /**
      * Numbers 0..n-1, number k into partition k % partitions, then one far-future number a partition
-     * to close every window; fails if the broker did not take them all.
+     * to close every window; fails if the broker did not take them all, with the end of its log.
      */
-    private static void produce(String bootstrap, int partitions, long numbers) {
+    private static void produce(String bootstrap, int partitions, long numbers, Path brokerLog) throws IOException {
         AtomicReference<Exception> failed = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "linger.ms", 5),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -338,7 +418,11 @@ class ClusterProcessesTest {
             }
             producer.flush();
         }
-        assertThat(failed.get()).as("a record the broker did not take").isNull();
+        if (failed.get() != null) {
+            List<String> lines = Files.readAllLines(brokerLog);
+            assertThat(failed.get()).as("a record the broker did not take; its log (%s) ends with:%n%s", brokerLog,
+                    String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()))).isNull();
+        }
     }
 
     private static byte[] bytes(long n) {
@@ -518,14 +602,14 @@ class ClusterProcessesTest {
 
         long paused = processes.get("member-2").pid();
         signal("STOP", paused);
-        await().atMost(15, TimeUnit.SECONDS).until(() -> log("member-0").contains("restarting as attempt 1 on members 0,1"));
+        await().atMost(15, TimeUnit.SECONDS).until(() -> logs("member-", List.of(0, 1)).contains("restarting as attempt 1 on members 0,1"));
         Thread.sleep(1_000);
         signal("CONT", paused);
 
-        await().atMost(15, TimeUnit.SECONDS).until(() -> log("member-0").contains("restarting as attempt 2 on members 0,1,2"));
+        await().atMost(15, TimeUnit.SECONDS).until(() -> logs("member-", List.of(0, 1)).contains("restarting as attempt 2 on members 0,1,2"));
         assertThat(log("member-2")).contains("this member was paused for").contains("left job " + id)
                 .doesNotContain("restarting as attempt");
-        assertThat(log("member-0")).contains("member 2 joined again");
+        assertThat(logs("member-", List.of(0, 1))).contains("member 2 joined again");
         for (int m = 0; m < 3; m++) {
             String api = https.get(m);
             await().atMost(40, TimeUnit.SECONDS).until(() -> !call(api, "GET", "/jobs/" + id, token, null).body().contains("\"running\""));

@@ -6,6 +6,8 @@ import io.fournines.engine.cluster.ClusterConfig;
 import io.fournines.engine.cluster.ClusterJob;
 import io.fournines.engine.cluster.ClusterSecret;
 import io.fournines.engine.cluster.ControlKind;
+import io.fournines.engine.cluster.TermStore;
+import io.fournines.engine.cluster.View;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.execution.ExecutionConfig;
@@ -30,6 +32,8 @@ import io.fournines.nexmark.queries.Queries;
 import io.fournines.nexmark.query.QueryParameters;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,6 +48,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A member process for the cluster tests: joins a real cluster, runs a NEXMark query over a
@@ -79,7 +84,9 @@ public final class ClusterQueryDriver {
         long sinkDelayMicros = args.length > 6 ? Long.parseLong(args[6]) : 0;
         ProcessingGuarantee guarantee = args.length > 7 ? ProcessingGuarantee.valueOf(args[7]) : ProcessingGuarantee.NONE;
         double rate = args.length > 8 ? Double.parseDouble(args[8]) : DEFAULT_RATE;
-        FreezePoint freeze = FreezePoint.parse(args.length > 9 ? args[9] : "never", out.resolve("frozen-" + index));
+        Cluster[] joined = new Cluster[1];
+        FreezePoint freeze = FreezePoint.parse(args.length > 9 ? args[9] : "never", out.resolve("frozen-" + index),
+                () -> joined[0] != null && joined[0].coordinator() == index && !anyFrozen(out));
         boolean joining = args.length > 10 && Boolean.parseBoolean(args[10]);
         ClusterJob[] job = new ClusterJob[1];
         // Messages that came before this member set its job up (a faster coordinator), replayed in order.
@@ -108,19 +115,25 @@ public final class ClusterQueryDriver {
             }
 
             @Override
-            public void onMemberJoined(int member) {
+            public void onViewChanged(View view) {
                 synchronized (early) {
-                    if (job[0] != null) {
-                        job[0].onMemberJoined(member, () -> { });
+                    if (job[0] != null && view != null) {
+                        job[0].onView(view, member -> { });
                     }
                 }
             }
         };
         ClusterConfig config = new ClusterConfig(members, index, secret, 100, 2_000, 30_000);
+        // Behind a fault-injecting proxy, which the member list names: the member listens elsewhere.
+        String listen = System.getProperty("fournines.test.listen");
+        if (listen != null) {
+            config = config.listeningOn(ClusterConfig.address(listen));
+        }
         List<Object> results = Collections.synchronizedList(new ArrayList<>());
         int exit = 0;
-        try (Cluster cluster = Cluster.join(config, listener, System.err);
+        try (Cluster cluster = Cluster.join(config, TermStore.inFile(out.resolve("view-term-" + index)), listener, System.err);
              Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(THREADS))) {
+            joined[0] = cluster;
             ScheduleMonitor monitor = new ScheduleMonitor();
             Path published = out.resolve("published");
             Files.createDirectories(published);
@@ -168,6 +181,15 @@ public final class ClusterQueryDriver {
             created.close();
         }
         System.exit(exit);
+    }
+
+    /** Whether a member froze already: a coordinator freezes once in the cluster, not again in the one elected after it. */
+    private static boolean anyFrozen(Path out) {
+        try (Stream<Path> files = Files.list(out)) {
+            return files.anyMatch(f -> f.getFileName().toString().startsWith("frozen-"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static boolean allDone(Path out, Cluster cluster) {

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -12,7 +13,10 @@ import java.util.concurrent.locks.LockSupport;
  * took N results ({@code processing:N}), in the middle of a snapshot, between saving its state and
  * the cluster's commit ({@code snapshot:N}), or just after the cluster committed one, before its
  * sink published the transaction of it ({@code committed:N}); or {@code never}. N counts over the
- * member's sink instances: each snapshot counts once per instance. The member writes a marker file, then the thread that got there parks for good:
+ * member's sink instances: each snapshot counts once per instance. Prefixed {@code coordinator/},
+ * it counts only while the given condition holds (the driver's: this member coordinates and no
+ * member froze yet; the majority elects the coordinator, so a test that kills it arms every member
+ * this way). The member writes a marker file, then the thread that got there parks for good:
  * the member can no longer finish the snapshot or process anything, but its connections stay up
  * until the kill.
  */
@@ -21,23 +25,26 @@ final class FreezePoint {
     private final String moment;
     private final long at;
     private final Path marker;
+    private final BooleanSupplier armed;
     private final AtomicLong count = new AtomicLong();
 
-    private FreezePoint(String moment, long at, Path marker) {
+    private FreezePoint(String moment, long at, Path marker, BooleanSupplier armed) {
         this.moment = moment;
         this.at = at;
         this.marker = marker;
+        this.armed = armed;
     }
 
-    static FreezePoint parse(String spec, Path marker) {
+    static FreezePoint parse(String spec, Path marker, BooleanSupplier coordinating) {
         if (spec.equals("never")) {
-            return new FreezePoint("never", Long.MAX_VALUE, marker);
+            return new FreezePoint("never", Long.MAX_VALUE, marker, () -> false);
         }
-        String[] parts = spec.split(":");
+        boolean coordinatorOnly = spec.startsWith("coordinator/");
+        String[] parts = spec.substring(coordinatorOnly ? "coordinator/".length() : 0).split(":");
         if (parts.length != 2 || !parts[0].matches("processing|snapshot|committed")) {
-            throw new IllegalArgumentException("freeze point '" + spec + "': expected never, processing:N, snapshot:N or committed:N");
+            throw new IllegalArgumentException("freeze point '" + spec + "': expected never or [coordinator/]processing:N, snapshot:N or committed:N");
         }
-        return new FreezePoint(parts[0], Long.parseLong(parts[1]), marker);
+        return new FreezePoint(parts[0], Long.parseLong(parts[1]), marker, coordinatorOnly ? coordinating : () -> true);
     }
 
     void result() {
@@ -53,7 +60,7 @@ final class FreezePoint {
     }
 
     private void reached(String what) {
-        if (!what.equals(moment) || count.incrementAndGet() != at) {
+        if (!what.equals(moment) || !armed.getAsBoolean() || count.incrementAndGet() != at) {
             return;
         }
         try {
