@@ -60,7 +60,7 @@ def compare_blocks(runs: list[Run], out: Path) -> list[Block]:
 
 def _shortfalls(run: Run, standing: Standing) -> list[str]:
     status = [] if standing.completed else [f"status: {standing.status_words()}"]
-    return [f"{run.label}: {line}" for line in status + [gap.shown_from(run.path) for gap in standing.gaps]]
+    return [f"{run.label}: {line}" for line in status + [gap.shown_from(run.path) for gap, _ in standing.shortfalls]]
 
 
 def _ratio_rows(metrics: list[tuple[str, list, Callable]]) -> list[list[str]]:

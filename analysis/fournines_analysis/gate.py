@@ -194,7 +194,7 @@ def _shortfalls(run: Run) -> list[tuple[str, str]]:
     standing = standing_of(run)
     status = standing.status_gap()
     reasons = [(str(status), "completed runs only")] if status else []
-    return reasons + [(str(gap), "runs whose logs cover the whole measurement only") for gap in standing.gaps]
+    return reasons + [(str(gap), rule) for gap, rule in standing.shortfalls]
 
 
 def _latency_sample(runs: list[Run], name: str) -> LatencySample:

@@ -37,6 +37,8 @@ FIELDS: dict[str, tuple[type, str]] = {
     "guarantee": (str, "processing guarantee"),
     "snapshot_interval_ms": (int, "snapshot interval (ms)"),
     "snapshots_committed": (int, "snapshots committed"),
+    "snapshots_aborted": (int, "snapshots given up on (each restarted the job)"),
+    "snapshot_commit_age_s": (Real, "latest snapshot commit, before the end (s)"),
     "last_snapshot_ms": (Real, "last snapshot, start to commit (ms)"),
     "last_snapshot_bytes": (int, "last snapshot size (bytes)"),
     "faults_injected": (list, "faults injected (runner)"),

@@ -1,7 +1,8 @@
-"""A run's standing: how it ended (run.json's `status` and `failure`) and whether its logs cover what
-it measured (coverage.py). Every view opens with it, so a failed, interrupted or incomplete run
-never reads as a good one: the title carries a mark, the first line gives the status, a warning
-block lists the coverage gaps. The gate refuses a run that does not stand (gate.py).
+"""A run's standing: how it ended (run.json's `status` and `failure`), whether its logs cover what
+it measured (coverage.py) and whether its snapshots kept committing (snapshots.py). Every view opens
+with it, so a failed, interrupted, incomplete or stalled run never reads as a good one: the title
+carries a mark, the first line gives the status, warning blocks list the coverage gaps and the
+stalls. The gate refuses a run that does not stand (gate.py).
 
 A run.json without `status` (written before the runner recorded it, or by hand) is not taken for
 completed: its status is "not recorded".
@@ -12,6 +13,7 @@ from pathlib import Path
 from fournines_analysis.coverage import Gap, coverage_gaps
 from fournines_analysis.document import Alert, Block, Paragraph
 from fournines_analysis.results import Run
+from fournines_analysis.snapshots import snapshot_stalls
 
 COMPLETED = "completed"
 NOT_RECORDED = "not recorded"
@@ -23,6 +25,7 @@ class Standing:
     status: str  # as run.json records it, or NOT_RECORDED
     failure: str | None  # the runner's cause, when it gave one
     gaps: list[Gap]
+    stalls: list[Gap]  # snapshots that stopped committing
 
     @property
     def completed(self) -> bool:
@@ -30,15 +33,25 @@ class Standing:
 
     @property
     def sound(self) -> bool:
-        """Completed, with logs that cover the whole measurement: fit to be judged."""
-        return self.completed and not self.gaps
+        """Completed, with logs that cover the whole measurement and snapshots that kept committing: fit to be judged."""
+        return self.completed and not self.gaps and not self.stalls
+
+    @property
+    def shortfalls(self) -> list[tuple[Gap, str]]:
+        """Each coverage gap and stall, with the rule it breaks."""
+        return ([(gap, "runs whose logs cover the whole measurement only") for gap in self.gaps]
+                + [(stall, "runs whose snapshots kept committing only") for stall in self.stalls])
 
     def mark(self) -> str:
         """The title's word for a run that is not sound ("INTERRUPTED", "STATUS NOT RECORDED",
-        "INCOMPLETE" for gaps alone); empty for a sound run."""
+        "INCOMPLETE" for gaps, "SNAPSHOTS STALLED" for stalls alone); empty for a sound run."""
         if self.status == NOT_RECORDED:
             return "STATUS NOT RECORDED"
-        return "" if self.sound else "INCOMPLETE" if self.completed else self.status.upper()
+        if self.sound:
+            return ""
+        if not self.completed:
+            return self.status.upper()
+        return "INCOMPLETE" if self.gaps else "SNAPSHOTS STALLED"
 
     def status_words(self) -> str:
         """"interrupted (stopped by SIGINT)": the status, with the cause when there is one."""
@@ -60,7 +73,8 @@ class Standing:
 
 def standing_of(run: Run) -> Standing:
     fields = run.info.fields
-    return Standing(run.info.path, fields.get("status") or NOT_RECORDED, fields.get("failure"), coverage_gaps(run))
+    return Standing(run.info.path, fields.get("status") or NOT_RECORDED, fields.get("failure"), coverage_gaps(run),
+                    snapshot_stalls(run))
 
 
 def titled(title: str, standing: Standing) -> str:
@@ -69,9 +83,12 @@ def titled(title: str, standing: Standing) -> str:
 
 
 def opening_blocks(standing: Standing, folder: Path) -> list[Block]:
-    """What a run's report says before any figure: the status line, then the coverage gaps, if any."""
+    """What a run's report says before any figure: the status line, then the coverage gaps and the
+    snapshot stalls, if any."""
     blocks: list[Block] = [Paragraph(standing.status_line())]
     if standing.gaps:
         blocks.append(Alert("Coverage: the logs miss part of the measurement",
                             [gap.shown_from(folder) for gap in standing.gaps]))
+    if standing.stalls:
+        blocks.append(Alert("Snapshots stopped committing", [stall.shown_from(folder) for stall in standing.stalls]))
     return blocks

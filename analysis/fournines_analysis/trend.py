@@ -125,7 +125,7 @@ def _standing_runs(dirs: list[Path]) -> tuple[list[Run], list[str]]:
     standing, left_out = [], []
     for run in runs:
         verdict = standing_of(run)
-        reasons = [str(gap) for gap in [verdict.status_gap(), *verdict.gaps] if gap]
+        reasons = [str(gap) for gap in [verdict.status_gap(), *(gap for gap, _ in verdict.shortfalls)] if gap]
         if reasons:
             left_out += reasons
         else:

@@ -20,7 +20,9 @@ from fournines_analysis.errors import write_text
 SUMMED = ("events_generated", "events_processed", "late_events", "late_window_partials", "dropped_events",
           "achieved_rate", "latency_values_clamped", "window_results_after_completion", "network_bytes_sent",
           "network_items_sent", "network_credit_stalls", "malformed_records", "kafka_polls", "kafka_polls_over_1ms",
-          "kafka_snapshot_partitions", "kafka_snapshot_offsets_total")
+          "kafka_snapshot_partitions", "kafka_snapshot_offsets_total", "snapshots_aborted")
+# member.json fields whose freshest member speaks for the cluster
+LEAST = ("snapshot_commit_age_s",)
 DEAD_LETTERS = "dead-letters.jsonl"
 _BASE_TIME = re.compile(r"#\[BaseTime: *([0-9.]+)")
 _INTERVAL = re.compile(r"^(Tag=[^,]*,)?([0-9.]+)(,.*)$")
@@ -94,6 +96,10 @@ def _merge_member_json(target: Path, processes: list[Path], members: int) -> Non
         values = [r[name] for r in reports if isinstance(r.get(name), (int, float))]
         if values:
             merged[name] = sum(values)
+    for name in LEAST:
+        values = [r[name] for r in reports if isinstance(r.get(name), (int, float))]
+        if values:
+            merged[name] = min(values)
     written = [r["hlog_values_written"] for r in reports if isinstance(r.get("hlog_values_written"), dict)]
     if written:  # per log file, like the merged logs themselves
         merged["hlog_values_written"] = {name: sum(w.get(name, 0) for w in written)

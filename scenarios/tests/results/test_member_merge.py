@@ -40,6 +40,15 @@ def test_the_latencies_written_add_up_per_log(tmp_path):
     assert merged["hlog_values_written"] == {"latency.hlog": 15, "completion.hlog": 4}
 
 
+def test_aborted_snapshots_add_up_and_the_freshest_commit_speaks_for_the_cluster(tmp_path):
+    for name, aborted, age in (("member-1", 2, 0.4), ("member-2", 0, 0.9)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "member.json").write_text(json.dumps({"snapshots_aborted": aborted, "snapshot_commit_age_s": age}))
+    merge_members(tmp_path, [tmp_path / "member-1", tmp_path / "member-2"])
+    merged = json.loads((tmp_path / "member.json").read_text())
+    assert (merged["snapshots_aborted"], merged["snapshot_commit_age_s"]) == (2, 0.4)
+
+
 def test_kafka_counts_add_up_the_poll_mean_is_weighed_and_dead_letters_are_joined(tmp_path):
     for name, polls, mean, letters in (("member-1", 300, 10.0, '{"offset":7}\n'), ("member-2", 100, 50.0, '{"offset":9}\n')):
         folder = tmp_path / name

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -35,8 +36,12 @@ import java.util.stream.IntStream;
  * 0..n-1). A member the view takes in that does not run the job is taken in the same way after
  * {@code scaleOutDelay}: a restart on the members running it plus that one, which gathers all its
  * state from the others ({@link #joinRunning}). A job without a guarantee has nothing to restart
- * from: a lost member fails it, naming the member. {@link #result()} completes when the job ends
- * for good.
+ * from: a lost member fails it, naming the member. A job with a guarantee whose execution fails on
+ * some member (a processor's exception, say a Kafka commit timing out while the broker restarts),
+ * or whose snapshot no longer completes ({@link ClusterSnapshots}), restarts from the latest
+ * committed snapshot too, on the same members; after {@link #MAX_RESTARTS_WITHOUT_PROGRESS} such
+ * restarts with no snapshot committed in between it fails for good, with the last cause.
+ * {@link #result()} completes when the job ends for good.
  */
 public final class ClusterJob {
 
@@ -44,6 +49,11 @@ public final class ClusterJob {
     private static final long STOP_WAIT_SECONDS = 5;
     private static final long GATHER_TIMEOUT_SECONDS = 60;
     private static final long START_WAIT_SECONDS = 30;
+    /** Restarts after failures or stalled snapshots in a row, no snapshot committed between them, before the job fails for good. */
+    static final int MAX_RESTARTS_WITHOUT_PROGRESS = 3;
+    /** A snapshot is given up on after this many intervals, or after {@link #MIN_SNAPSHOT_TIMEOUT}, whichever is longer. */
+    static final int SNAPSHOT_TIMEOUT_INTERVALS = 10;
+    static final Duration MIN_SNAPSHOT_TIMEOUT = Duration.ofSeconds(10);
 
     /** What a restart did, for the member's progress lines. */
     public record Restart(int attempt, long snapshotId, int[] members, long stateBytes, long restartNanos) {
@@ -80,12 +90,24 @@ public final class ClusterJob {
     private long committedBefore;
     /** The member whose word started the running attempt: the coordinator that directs it. */
     private int directedBy;
+    /** On the coordinator: restarts after failures since a snapshot last committed, and how many had committed then. */
+    private int restartsWithoutProgress;
+    private long committedAtLastRestart;
 
     /**
+     * A job whose snapshots are given up on after {@link #SNAPSHOT_TIMEOUT_INTERVALS} intervals, at
+     * least {@link #MIN_SNAPSHOT_TIMEOUT}.
+     *
      * @param scaleOutDelay how long after a lost member joins again the job is restarted to take it in
      */
     public ClusterJob(Cluster cluster, long jobId, ProcessingGuarantee guarantee, Duration snapshotInterval, int snapshotBackups,
                       Duration scaleOutDelay) {
+        this(cluster, jobId, guarantee, snapshotInterval, defaultSnapshotTimeout(snapshotInterval), snapshotBackups, scaleOutDelay);
+    }
+
+    /** @param snapshotTimeout how long the coordinator waits for every member to save a snapshot before it restarts the job */
+    public ClusterJob(Cluster cluster, long jobId, ProcessingGuarantee guarantee, Duration snapshotInterval, Duration snapshotTimeout,
+                      int snapshotBackups, Duration scaleOutDelay) {
         this.cluster = cluster;
         this.scaleOutDelay = scaleOutDelay;
         this.jobId = jobId;
@@ -94,7 +116,8 @@ public final class ClusterJob {
         this.members = IntStream.range(0, cluster.size()).toArray();
         this.directedBy = cluster.coordinator();
         this.snapshots = guarantee == ProcessingGuarantee.NONE ? null
-                : new ClusterSnapshots(cluster, jobId, snapshotBackups, snapshotInterval, members);
+                : new ClusterSnapshots(cluster, jobId, snapshotBackups, snapshotInterval, snapshotTimeout, members,
+                        this::restartAfterFailure);
         this.recovery = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fournines-recovery-job-" + jobId);
             t.setDaemon(true);
@@ -144,12 +167,26 @@ public final class ClusterJob {
         }
     }
 
-    /** An execution ended: unless a restart replaces it, so does the job. */
+    private static Duration defaultSnapshotTimeout(Duration interval) {
+        Duration intervals = interval.multipliedBy(SNAPSHOT_TIMEOUT_INTERVALS);
+        return intervals.compareTo(MIN_SNAPSHOT_TIMEOUT) > 0 ? intervals : MIN_SNAPSHOT_TIMEOUT;
+    }
+
+    /**
+     * An execution ended: unless a restart replaces it, so does the job. One with a guarantee that
+     * failed here asks the coordinator for a restart instead, and waits for it.
+     */
     private void executionEnded(int endedAttempt, Throwable failure) {
         synchronized (this) {
             if (endedAttempt != attempt) {
                 return;
             }
+        }
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause != null && snapshots != null && !(cause instanceof CancellationException) && !result.isDone()) {
+            cluster.log("job " + jobId + ": attempt " + endedAttempt + " failed here (" + cause + "); the coordinator restarts it");
+            cluster.sendControl(cluster.coordinator(), ControlKind.PART_FAILED, jobId, endedAttempt + " " + oneLine(cause));
+            return;
         }
         if (failure == null) {
             result.complete(null);
@@ -198,8 +235,13 @@ public final class ClusterJob {
         }
     }
 
-    /** Called on the I/O thread with {@link ControlKind#RESTART} and the snapshot messages. */
+    /** Called on the I/O thread with {@link ControlKind#RESTART}, {@link ControlKind#PART_FAILED} and the snapshot messages. */
     public void onControl(int fromMember, ControlKind kind, String text) {
+        if (kind == ControlKind.PART_FAILED) {
+            int space = text.indexOf(' ');
+            restartAfterFailure(Integer.parseInt(text.substring(0, space)), "member " + fromMember + "'s part failed: " + text.substring(space + 1));
+            return;
+        }
         if (kind != ControlKind.RESTART) {
             if (snapshots != null) {
                 snapshots.onControl(fromMember, kind, text);
@@ -257,7 +299,9 @@ public final class ClusterJob {
         }
         int[] kept = Arrays.stream(running).filter(view::includes).toArray();
         if (kept.length < running.length || !directed) {
-            restartOn(kept);
+            restartOn(kept, kept.length < running.length ? "the view of term " + view.term() + " leaves out members "
+                    + joined(Arrays.stream(running).filter(m -> !view.includes(m)).toArray())
+                    : "this member coordinates the view of term " + view.term());
         }
         view.members().stream().filter(m -> Arrays.stream(running).noneMatch(r -> r == m)).forEach(m -> takeIn(m, takingIn));
     }
@@ -275,12 +319,45 @@ public final class ClusterJob {
                 running = members;
             }
             takingIn.accept(member);
-            restartOn(IntStream.concat(Arrays.stream(running), IntStream.of(member)).sorted().toArray());
+            restartOn(IntStream.concat(Arrays.stream(running), IntStream.of(member)).sorted().toArray(), "taking member " + member + " in");
         }, scaleOutDelay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** On the coordinator: tells {@code newMembers} to run the next attempt from the latest committed snapshot. */
-    private void restartOn(int[] newMembers) {
+    /**
+     * On the coordinator: attempt {@code failedAttempt} failed on some member, or its snapshot
+     * stalled: it restarts on the same members from the latest committed snapshot, unless it did so
+     * {@link #MAX_RESTARTS_WITHOUT_PROGRESS} times already with no snapshot committed since, when it
+     * fails for good.
+     */
+    private void restartAfterFailure(int failedAttempt, String why) {
+        int[] running;
+        String giveUp = null;
+        synchronized (this) {
+            if (result.isDone() || failedAttempt != attempt || cluster.coordinator() != cluster.self()) {
+                return;
+            }
+            long committedNow = committedSnapshotCount();
+            if (committedNow > committedAtLastRestart) {
+                restartsWithoutProgress = 0;
+            }
+            committedAtLastRestart = committedNow;
+            if (++restartsWithoutProgress > MAX_RESTARTS_WITHOUT_PROGRESS) {
+                giveUp = "member " + cluster.self() + ": job " + jobId + " failed for good after " + MAX_RESTARTS_WITHOUT_PROGRESS
+                        + " restarts with no snapshot committed in between; the last cause: " + why;
+            }
+            running = members;
+        }
+        if (giveUp != null) {
+            cluster.log(giveUp);
+            cluster.broadcastControl(ControlKind.FAIL, jobId, giveUp);
+            fail(new IllegalStateException(giveUp));
+            return;
+        }
+        restartOn(running, why);
+    }
+
+    /** On the coordinator: tells {@code newMembers} to run the next attempt from the latest committed snapshot, saying why in its log. */
+    private void restartOn(int[] newMembers, String why) {
         if (cluster.coordinator() != cluster.self()) {
             return;
         }
@@ -290,7 +367,7 @@ public final class ClusterJob {
                     + joined(committed.snapshotId() == SnapshotStore.NONE ? newMembers : committed.writers());
             cluster.log("job " + jobId + ": restarting as attempt " + next + " on members " + joined(newMembers)
                     + (committed.snapshotId() == SnapshotStore.NONE ? " from the start (no snapshot committed yet)"
-                    : " from snapshot " + committed.snapshotId()));
+                    : " from snapshot " + committed.snapshotId()) + ": " + why);
             // This member first: its snapshots must be on the new attempt before the others report to it.
             onControl(cluster.self(), ControlKind.RESTART, text);
             for (int m : newMembers) {
@@ -376,6 +453,10 @@ public final class ClusterJob {
             snapshots.close();
             cluster.jobEnded(jobId, snapshots.store());
         }
+    }
+
+    private static String oneLine(Throwable cause) {
+        return String.valueOf(cause).replace('\n', ' ');
     }
 
     private static String joined(int[] members) {

@@ -23,13 +23,27 @@ import java.util.function.Consumer;
  * <p>A job restarted after a loss is a new attempt on fewer members ({@link #startAttempt}): every
  * message names its attempt, and one of an earlier attempt is ignored, so a snapshot that was
  * running when a member died is never committed.
+ *
+ * <p>A snapshot that every member has not saved within the timeout is given up on: the coordinator
+ * counts it aborted and tells {@code stalled}, which restarts the job from the latest committed
+ * snapshot (the engine takes one snapshot at a time, and a barrier stuck in one member's
+ * execution is only cleared by replacing the execution). Nothing stalls silently: the later
+ * snapshots and the transactional output would wait on it for good.
  */
 public final class ClusterSnapshots implements AutoCloseable {
+
+    /** On the coordinator: hears that the running snapshot of {@code attempt} was given up on, and why (on the timer's thread). */
+    @FunctionalInterface
+    public interface Stalled {
+        void gaveUp(int attempt, String why);
+    }
 
     private final Cluster cluster;
     private final long jobId;
     private final ReplicatedSnapshotStore store;
     private final Duration interval;
+    private final Duration timeout;
+    private final Stalled stalled;
     private final ScheduledExecutorService timer;
     private int attempt;
     /** The members the running attempt runs on. */
@@ -37,8 +51,15 @@ public final class ClusterSnapshots implements AutoCloseable {
     private Job job;
     /** A start that arrived before this member's part of the job existed. */
     private long pendingStart = -1;
-    /** On the coordinator: the running snapshot (-1: none) and who saved it. */
+    /** On the coordinator: the running snapshot (-1: none), since when, and who saved it. */
     private long running = -1;
+    private long runningSinceNanos;
+    /** On the coordinator: the running snapshot was given up on already. */
+    private boolean givenUp;
+    /** On the coordinator: snapshots given up on after the timeout, over all attempts. */
+    private long aborted;
+    /** When this member last committed a snapshot, over all attempts; made: when the job was set up here. */
+    private long lastCommittedAtNanos = System.nanoTime();
     private long lastStarted;
     private final Set<Integer> savedBy = new HashSet<>();
     /** On the coordinator: the members whose part of the running attempt exists. */
@@ -54,11 +75,18 @@ public final class ClusterSnapshots implements AutoCloseable {
     /** The latest snapshot committed (or restored from), and the members that wrote it: updated together. */
     private Committed committed = new Committed(SnapshotStore.NONE, new int[0]);
 
-    public ClusterSnapshots(Cluster cluster, long jobId, int backups, Duration interval, int[] members) {
+    /**
+     * @param timeout how long the coordinator waits for every member to save a snapshot
+     * @param stalled told, on the coordinator, why a snapshot was given up on
+     */
+    public ClusterSnapshots(Cluster cluster, long jobId, int backups, Duration interval, Duration timeout, int[] members,
+                            Stalled stalled) {
         this.cluster = cluster;
         this.jobId = jobId;
         this.store = cluster.snapshotStore(jobId, backups);
         this.interval = interval;
+        this.timeout = timeout;
+        this.stalled = stalled;
         this.members = members.clone();
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fournines-snapshots-job-" + jobId);
@@ -83,6 +111,7 @@ public final class ClusterSnapshots implements AutoCloseable {
             job = null;
             pendingStart = -1;
             running = -1;
+            givenUp = false;
             lastStarted = Math.max(restoredFrom, 0);
             committed = new Committed(restoredFrom, writers.clone());
             savedBy.clear();
@@ -132,21 +161,57 @@ public final class ClusterSnapshots implements AutoCloseable {
         cluster.sendControl(cluster.coordinator(), ControlKind.ATTACHED, jobId, a + " 0");
     }
 
+    /** On the coordinator: snapshots given up on after the timeout, over all attempts. */
+    public synchronized long abortedCount() {
+        return aborted;
+    }
+
+    /** How long ago this member last committed a snapshot, over all attempts (none yet: since the job was set up here). */
+    public synchronized long nanosSinceLastCommit() {
+        return System.nanoTime() - lastCommittedAtNanos;
+    }
+
+    /** On the coordinator's timer: starts the next snapshot, or gives up on the running one once it is past the timeout. */
     private void startNext() {
+        if (!startNextIfIdle()) {
+            String why;
+            int a;
+            synchronized (this) {
+                if (running < 0 || givenUp || System.nanoTime() - runningSinceNanos < timeout.toNanos()) {
+                    return;
+                }
+                givenUp = true;
+                aborted++;
+                a = attempt;
+                why = "snapshot " + running + " of attempt " + attempt + " aborted: member(s) "
+                        + Arrays.stream(members).filter(m -> !savedBy.contains(m)).boxed().toList() + " did not save it within "
+                        + timeout.toMillis() + " ms";
+            }
+            cluster.log("job " + jobId + ": " + why);
+            stalled.gaveUp(a, why);
+        }
+    }
+
+    /** Starts the next snapshot if none runs and every member attached; false if it did not. */
+    private boolean startNextIfIdle() {
         long id;
         int a;
+        int[] to;
         synchronized (this) {
             if (running >= 0 || !allAttached) {
-                return;
+                return false;
             }
             id = ++lastStarted;
             running = id;
+            runningSinceNanos = System.nanoTime();
             a = attempt;
             savedBy.clear();
+            to = members.clone();
         }
-        for (int m : members) {
+        for (int m : to) {
             cluster.sendControl(m, ControlKind.SNAPSHOT_START, jobId, a + " " + id);
         }
+        return true;
     }
 
     /** Called on the I/O thread: a failure fails the job, never the connection. */
@@ -213,6 +278,7 @@ public final class ClusterSnapshots implements AutoCloseable {
                 // Only then may the coordinator's timer start the next one.
                 synchronized (this) {
                     committed = new Committed(id, members.clone());
+                    lastCommittedAtNanos = System.nanoTime();
                     if (running == id) {
                         running = -1;
                     }

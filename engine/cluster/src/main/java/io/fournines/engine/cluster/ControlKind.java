@@ -25,7 +25,9 @@ public enum ControlKind {
     /** To the coordinator: this member runs attempt A now (text: "A 0"). */
     ATTACHED(19),
     /** Coordinator to the survivors: run attempt A from snapshot N (text: "A N members writers"). */
-    RESTART(24);
+    RESTART(24),
+    /** To the coordinator: this member's execution of attempt A failed (text: "A cause"); it waits for a restart. */
+    PART_FAILED(25);
 
     private static final ControlKind[] BY_CODE = new ControlKind[32];
 
@@ -57,7 +59,7 @@ public enum ControlKind {
 
     /** Handled by the job's {@link ClusterJob} on each member: restarts and snapshots. */
     public boolean forClusterJob() {
-        return this == RESTART || forSnapshots();
+        return this == RESTART || this == PART_FAILED || forSnapshots();
     }
 
     /** Handled by the job's {@link ClusterSnapshots}. */

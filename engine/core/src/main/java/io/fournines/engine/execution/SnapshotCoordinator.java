@@ -42,6 +42,8 @@ public final class SnapshotCoordinator {
     private long startedNanos;
     private long completedCount;
     private long lastDurationNanos;
+    /** When the latest snapshot committed, or (none yet) when this coordinator was made. */
+    private long lastCommittedAtNanos = System.nanoTime();
     /** Null: this member alone commits; else told when this member's tasklets saved a snapshot. */
     private LongConsumer locallySaved;
 
@@ -140,6 +142,11 @@ public final class SnapshotCoordinator {
         return lastDurationNanos;
     }
 
+    /** How long ago the latest snapshot committed (none yet: since the job started): a stall shows here. */
+    public synchronized long nanosSinceLastCommit() {
+        return System.nanoTime() - lastCommittedAtNanos;
+    }
+
     synchronized void taskletStarted() {
         liveTasklets++;
     }
@@ -178,7 +185,8 @@ public final class SnapshotCoordinator {
         store.commit(requested);
         inProgress = false;
         completedCount++;
-        lastDurationNanos = System.nanoTime() - startedNanos;
+        lastCommittedAtNanos = System.nanoTime();
+        lastDurationNanos = lastCommittedAtNanos - startedNanos;
         committed = requested;
     }
 }

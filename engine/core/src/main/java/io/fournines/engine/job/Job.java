@@ -91,6 +91,11 @@ public final class Job {
         return execution.snapshots().lastDurationNanos();
     }
 
+    /** How long ago the latest snapshot committed (none yet: since the job started). */
+    public long nanosSinceLastCommit() {
+        return execution.snapshots().nanosSinceLastCommit();
+    }
+
     /**
      * Makes this member's part of a cluster job commit only when the cluster agrees: {@code
      * locallySaved} hears (on a worker thread; it must not block) that this member's processors

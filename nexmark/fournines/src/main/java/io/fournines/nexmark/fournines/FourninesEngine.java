@@ -302,6 +302,8 @@ final class FourninesEngine implements EngineAdapter {
             if (scenario.guarantee() != Scenario.Guarantee.NONE) {
                 m.put("snapshot_interval_ms", scenario.snapshotIntervalMillis());
                 m.put("snapshots_committed", cluster != null ? cluster.job().committedSnapshotCount() : job.committedSnapshotCount());
+                m.put("snapshots_aborted", cluster != null ? cluster.job().snapshots().abortedCount() : 0);
+                m.put("snapshot_commit_age_s", (cluster != null ? cluster.job().snapshots().nanosSinceLastCommit() : job.nanosSinceLastCommit()) / 1e9);
                 m.put("last_snapshot_ms", job.lastSnapshotDurationNanos() / 1e6);
                 m.put("last_snapshot_bytes", snapshots().sizeInBytes(job.lastCommittedSnapshot()));
             }

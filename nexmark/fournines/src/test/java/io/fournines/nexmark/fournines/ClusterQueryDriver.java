@@ -102,6 +102,12 @@ public final class ClusterQueryDriver {
                         }
                     }
                     job[0].onControl(fromMember, kind, text);
+                } else if (kind == ControlKind.FAIL) {
+                    synchronized (early) {
+                        if (job[0] != null) {
+                            job[0].fail(new IllegalStateException(text));
+                        }
+                    }
                 }
             }
 
@@ -149,7 +155,10 @@ public final class ClusterQueryDriver {
             });
             lagSampler.setDaemon(true);
             lagSampler.start();
-            ClusterJob created = new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, 1, SCALE_OUT_DELAY);
+            // The engine's default (10 s at least) unless the test gives a shorter one.
+            String timeoutMs = System.getProperty("fournines.test.snapshotTimeoutMs");
+            ClusterJob created = timeoutMs == null ? new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, 1, SCALE_OUT_DELAY)
+                    : new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, Duration.ofMillis(Long.parseLong(timeoutMs)), 1, SCALE_OUT_DELAY);
             if (joining) {
                 created.joinRunning();
             }

@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * member's sink instances: each snapshot counts once per instance. Prefixed {@code coordinator/},
  * it counts only while the given condition holds (the driver's: this member coordinates and no
  * member froze yet; the majority elects the coordinator, so a test that kills it arms every member
- * this way). The member writes a marker file, then the thread that got there parks for good:
+ * this way). Prefixed {@code fail/}, the member does not stop there but throws, once: a
+ * processor failure, which a job with a guarantee restarts from. The member writes a marker file, then the thread that got there parks for good:
  * the member can no longer finish the snapshot or process anything, but its connections stay up
  * until the kill.
  */
@@ -26,9 +27,11 @@ final class FreezePoint {
     private final long at;
     private final Path marker;
     private final BooleanSupplier armed;
+    private final boolean fail;
     private final AtomicLong count = new AtomicLong();
 
-    private FreezePoint(String moment, long at, Path marker, BooleanSupplier armed) {
+    private FreezePoint(String moment, long at, Path marker, BooleanSupplier armed, boolean fail) {
+        this.fail = fail;
         this.moment = moment;
         this.at = at;
         this.marker = marker;
@@ -37,14 +40,16 @@ final class FreezePoint {
 
     static FreezePoint parse(String spec, Path marker, BooleanSupplier coordinating) {
         if (spec.equals("never")) {
-            return new FreezePoint("never", Long.MAX_VALUE, marker, () -> false);
+            return new FreezePoint("never", Long.MAX_VALUE, marker, () -> false, false);
         }
         boolean coordinatorOnly = spec.startsWith("coordinator/");
-        String[] parts = spec.substring(coordinatorOnly ? "coordinator/".length() : 0).split(":");
+        boolean fail = spec.startsWith("fail/");
+        String[] parts = spec.substring(coordinatorOnly ? "coordinator/".length() : fail ? "fail/".length() : 0).split(":");
         if (parts.length != 2 || !parts[0].matches("processing|snapshot|committed")) {
-            throw new IllegalArgumentException("freeze point '" + spec + "': expected never or [coordinator/]processing:N, snapshot:N or committed:N");
+            throw new IllegalArgumentException("freeze point '" + spec
+                    + "': expected never or [coordinator/ or fail/]processing:N, snapshot:N or committed:N");
         }
-        return new FreezePoint(parts[0], Long.parseLong(parts[1]), marker, coordinatorOnly ? coordinating : () -> true);
+        return new FreezePoint(parts[0], Long.parseLong(parts[1]), marker, coordinatorOnly ? coordinating : () -> true, fail);
     }
 
     void result() {
@@ -67,6 +72,9 @@ final class FreezePoint {
             Files.writeString(marker, moment + ":" + at);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        if (fail) {
+            throw new IllegalStateException("a failure injected at " + moment + ":" + at);
         }
         while (true) {
             LockSupport.park(this);
