@@ -82,9 +82,12 @@ class KafkaExactlyOnceTest extends BrokerAndEngineTest {
         String secondSink = sink.equals(STALLS) ? "transactional" : sink;
         Job second = engine.newJob(pipeline(name, secondSink, 0, stalled), config.restoringLatest());
         producing.get(60, TimeUnit.SECONDS);
-        List<Long> out = readAtLeast(name + "-out", RECORDS);
+        awaitCommitted(name + "-out", RECORDS);
         long rewritten = metric(second, ".recordsRewritten");
         second.cancel();
+        await().atMost(Duration.ofSeconds(10)).until(second::isDone);
+        // Everything committed, read to the end: a duplicate that came late still counts.
+        List<Long> out = readCommitted(name + "-out");
         if (sink.equals(STALLS)) {
             assertThat(rewritten).as("the restored snapshot's uncommitted transaction was written again").isPositive();
         }
@@ -157,26 +160,44 @@ class KafkaExactlyOnceTest extends BrokerAndEngineTest {
         }
     }
 
-    /** What a read_committed consumer sees once the topic holds at least {@code n} records and 1 s passed without more (or after 60 s). */
-    private static List<Long> readAtLeast(String topic, int n) {
-        List<Long> values = new ArrayList<>();
-        Map<String, Object> props = new HashMap<>(clientProps());
-        props.put("auto.offset.reset", "earliest");
-        props.put("isolation.level", "read_committed");
-        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.assign(IntStream.range(0, OUT_PARTITIONS).mapToObj(p -> new TopicPartition(topic, p)).toList());
+    /** Waits (60 s at most) until a read_committed consumer sees at least {@code n} records in the topic. */
+    private static void awaitCommitted(String topic, int n) {
+        try (var consumer = readCommittedConsumer(topic)) {
+            long seen = 0;
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            long quietUntil = Long.MAX_VALUE;
-            while (System.nanoTime() < Math.min(until, quietUntil)) {
+            while (seen < n && System.nanoTime() < until) {
+                seen += consumer.poll(Duration.ofMillis(100)).count();
+            }
+        }
+    }
+
+    /**
+     * Every record a read_committed consumer sees in the topic, read from the start to the end
+     * offsets it is given (the last stable offsets: a transaction left open ends the reading there,
+     * uncounted), not until a silence.
+     */
+    private static List<Long> readCommitted(String topic) {
+        List<Long> values = new ArrayList<>();
+        try (var consumer = readCommittedConsumer(topic)) {
+            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+                assertThat(System.nanoTime()).as("read to the end offsets %s within 60 s", end).isLessThan(until);
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     values.add(decodeLong(r));
-                    if (values.size() >= n) {
-                        quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-                    }
                 }
             }
         }
         return values;
+    }
+
+    private static KafkaConsumer<byte[], byte[]> readCommittedConsumer(String topic) {
+        Map<String, Object> props = new HashMap<>(clientProps());
+        props.put("auto.offset.reset", "earliest");
+        props.put("isolation.level", "read_committed");
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer.assign(IntStream.range(0, OUT_PARTITIONS).mapToObj(p -> new TopicPartition(topic, p)).toList());
+        return consumer;
     }
 
 }
