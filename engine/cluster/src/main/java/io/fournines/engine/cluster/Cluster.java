@@ -201,6 +201,7 @@ public final class Cluster implements AutoCloseable {
             protected void initChannel(SocketChannel ch) {
                 ch.pipeline().addLast(new MemberFrameDecoder(),
                         new LengthFieldPrepender(4),
+                        new FrameAuthenticator(),
                         new MemberConnectionHandler(Cluster.this, dialedMember));
             }
         };

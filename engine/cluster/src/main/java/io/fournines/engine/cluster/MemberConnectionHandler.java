@@ -14,8 +14,10 @@ import java.util.concurrent.TimeUnit;
  * nonce; the dialer answers with its index, its own nonce, the hash of its member list and an HMAC
  * over the acceptor's nonce, both indices, its nonce and the list's hash; the acceptor checks the
  * list (another list is refused by name) and the HMAC, and answers with an HMAC over the dialer's
- * nonce, its own index and the list's hash. A proof made for one member is worth nothing at another. Either side that sees a wrong HMAC logs why
- * and closes; nothing but the handshake is read before it succeeds, in frames of at most
+ * nonce, its own index and the list's hash. A proof made for one member is worth nothing at another.
+ * Every frame after the handshake carries a tag under a key of this connection alone
+ * ({@link FrameAuthenticator}). Either side that sees a wrong HMAC logs why and closes; nothing
+ * but the handshake is read before it succeeds, in frames of at most
  * {@link MemberFrameDecoder#HANDSHAKE_MAX_BYTES}; a handshake not done within
  * {@link #HANDSHAKE_TIMEOUT_MILLIS} is closed, and so is an accepted connection beyond
  * {@link Cluster#MAX_PENDING_HANDSHAKES} still in theirs.
@@ -24,6 +26,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
 
     private static final byte[] JOIN = "fournines-join".getBytes(StandardCharsets.UTF_8);
     private static final byte[] WELCOME = "fournines-welcome".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SESSION = "fournines-session".getBytes(StandardCharsets.UTF_8);
     /** A handshake takes a round trip or two; one that takes this long is a peer that will not answer. */
     static final long HANDSHAKE_TIMEOUT_MILLIS = 5_000;
 
@@ -31,6 +34,8 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
     /** The member this side dialed, or -1 on the accepting side. */
     private final int dialedMember;
     private byte[] ownNonce;
+    /** On the dialing side: the acceptor's challenge, which the session key is made of too. */
+    private byte[] acceptorNonce;
     /** The authenticated peer, -1 until the handshake succeeds. */
     private int member = -1;
     /** An accepted connection counted among the pending handshakes, until it ends. */
@@ -159,10 +164,12 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                     authenticated(ctx, claimed);
                     byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()), theirList);
                     ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
+                    ctx.pipeline().get(FrameAuthenticator.class).enable(sessionKey(ownNonce, theirNonce, cluster.self(), claimed), false);
                 }
             }
         } else if (dialedMember >= 0 && type == Frames.CHALLENGE && in.readableBytes() == 32) {
             byte[] challenge = bytes(in, 32);
+            acceptorNonce = challenge;
             ownNonce = ClusterSecret.nonce();
             byte[] list = cluster.memberListHash();
             byte[] proof = secret.mac(JOIN, challenge, intBytes(cluster.self()), intBytes(dialedMember), ownNonce, list);
@@ -179,6 +186,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                     ctx.close();
                 } else {
                     authenticated(ctx, dialedMember);
+                    ctx.pipeline().get(FrameAuthenticator.class).enable(sessionKey(acceptorNonce, ownNonce, dialedMember, cluster.self()), true);
                 }
             }
         } else if (dialedMember >= 0 && type == Frames.REFUSED) {
@@ -222,6 +230,11 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         cluster.log("connection " + (member >= 0 ? "to member " + member : "from " + ctx.channel().remoteAddress()) + " failed: " + cause);
         ctx.close();
+    }
+
+    /** The key of this connection's frame tags ({@link FrameAuthenticator}): both sides derive it, it never travels. */
+    private byte[] sessionKey(byte[] acceptorsNonce, byte[] dialersNonce, int acceptor, int dialer) {
+        return cluster.secret().mac(SESSION, acceptorsNonce, dialersNonce, intBytes(acceptor), intBytes(dialer), cluster.memberListHash());
     }
 
     private static byte[] bytes(ByteBuf in, int n) {
