@@ -188,7 +188,8 @@ public final class Cluster implements AutoCloseable {
         detector.ticked(System.nanoTime());
         sentinel.scheduleAtFixedRate(() -> detector.ticked(System.nanoTime()), config.heartbeatMillis(), config.heartbeatMillis(),
                 TimeUnit.MILLISECONDS);
-        group.scheduleAtFixedRate(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
+        // With a fixed delay, a late check is not followed at once by a catch-up one: the loop reads its sockets in between.
+        group.scheduleWithFixedDelay(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static WriteBufferWaterMark waterMark() {
@@ -372,12 +373,13 @@ public final class Cluster implements AutoCloseable {
         if (droppedAfterPause(now)) {
             return;
         }
+        boolean judge = detector.onTime(now);
         for (int m = 0; m < size(); m++) {
             Channel ch = channels.get(m);
             if (ch == null || membership.lostCause(m) != null) {
                 continue;
             }
-            long silent = detector.silentPastTimeout(m, now);
+            long silent = judge ? detector.silentPastTimeout(m, now) : 0;
             if (silent > 0) {
                 memberLost(m, "no heartbeat from " + config.describe(m) + " for " + TimeUnit.NANOSECONDS.toMillis(silent)
                         + " ms (failure timeout " + config.failureTimeoutMillis() + " ms)");

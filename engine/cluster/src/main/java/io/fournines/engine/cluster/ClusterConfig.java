@@ -45,11 +45,13 @@ public record ClusterConfig(List<InetSocketAddress> members, int self, ClusterSe
 
     /**
      * How long a member standing for coordinator waits for the votes of the members it hears
-     * ({@link ViewAgreement}; it stops waiting once all of them voted): a few heartbeats, so a busy
-     * member's late answer does not cost a term, and under the failure timeout.
+     * ({@link ViewAgreement}; it stops waiting once all of them voted): half the failure timeout. A
+     * member that has not voted by then is left out of the view, though the failure detector still
+     * counts it alive; a busy member (its answer queued behind data) was left out, and its jobs
+     * restarted, when the wait was five heartbeats.
      */
     public long voteTimeoutMillis() {
-        return Math.min(5 * heartbeatMillis, failureTimeoutMillis);
+        return failureTimeoutMillis / 2;
     }
 
     /** Parses {@code host:port}. */

@@ -13,12 +13,21 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * does nothing but {@link #ticked tick} every heartbeat interval: the I/O thread's own heartbeat
  * can run late because it is busy (decoding a restore's state, say), which is no pause, and took
  * for one it dropped a healthy member from its jobs. A gap either the sentinel saw when it ticked
- * or the I/O thread sees since the sentinel's last tick counts, once. No I/O, times given by the caller.
+ * or the I/O thread sees since the sentinel's last tick counts, once.
+ *
+ * <p>The I/O thread judges silences only in a check that came on time ({@link #onTime}): one that
+ * ran late found the thread starved (a busy machine), and the frames it has not read yet may be
+ * waiting in its sockets; the next check, after it read them, judges, late or not (a thread starved
+ * for good still detects a silent member, one interval later). No I/O, times given by the caller.
  */
 final class FailureDetector {
 
     private final long failureTimeoutNanos;
     private final long pauseThresholdNanos;
+    private final long heartbeatNanos;
+    /** When the I/O thread last checked, and whether that check put its judgement off; its thread only. */
+    private long lastCheckNanos;
+    private boolean deferred;
     private final AtomicLongArray lastHeardNanos;
     /** When the sentinel last ticked. */
     private final AtomicLong lastTickNanos;
@@ -30,6 +39,20 @@ final class FailureDetector {
         this.pauseThresholdNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(failureTimeoutMillis / 2, failureTimeoutMillis - 2 * heartbeatMillis));
         this.lastHeardNanos = new AtomicLongArray(size);
         this.lastTickNanos = new AtomicLong(nowNanos);
+        this.heartbeatNanos = TimeUnit.MILLISECONDS.toNanos(heartbeatMillis);
+        this.lastCheckNanos = nowNanos;
+    }
+
+    /**
+     * The I/O thread's check, every heartbeat interval after the previous one ended: whether silences
+     * may be judged now. Not when it came late (more than two intervals after the previous), unless
+     * the previous one was put off already.
+     */
+    boolean onTime(long nowNanos) {
+        long since = nowNanos - lastCheckNanos;
+        lastCheckNanos = nowNanos;
+        deferred = since > 2 * heartbeatNanos && !deferred;
+        return !deferred;
     }
 
     /** Something came from {@code member}. */

@@ -21,6 +21,17 @@ class FailureDetectorTest {
     }
 
     @Test
+    void aCheckThatCameLateJudgesNoSilenceTheNextOnTimeOneDoes() {
+        FailureDetector d = new FailureDetector(2, 100, 1_000, 0);
+        d.heard(1, 0);
+        assertThat(d.onTime(100 * MS)).isTrue();
+        assertThat(d.onTime(1_500 * MS)).as("1.4 s after the previous check: the I/O thread was starved").isFalse();
+        assertThat(d.onTime(1_600 * MS)).as("one interval later, after it read its sockets").isTrue();
+        assertThat(d.onTime(3_000 * MS)).isFalse();
+        assertThat(d.onTime(4_400 * MS)).as("late again, but judgement is put off once only").isTrue();
+    }
+
+    @Test
     void aPauseOfAboutTheFailureTimeoutMeansThisMemberWasDroppedAndCountsOnce() {
         FailureDetector d = new FailureDetector(2, 100, 1_000, 0);
         d.ticked(100 * MS);
