@@ -45,13 +45,14 @@ public record ClusterConfig(List<InetSocketAddress> members, int self, ClusterSe
 
     /**
      * How long a member standing for coordinator waits for the votes of the members it hears
-     * ({@link ViewAgreement}; it stops waiting once all of them voted): half the failure timeout. A
-     * member that has not voted by then is left out of the view, though the failure detector still
-     * counts it alive; a busy member (its answer queued behind data) was left out, and its jobs
-     * restarted, when the wait was five heartbeats.
+     * ({@link ViewAgreement}; it stops waiting once all of them voted): five heartbeats, at most the
+     * failure timeout. Longer waits leave a live member out of fewer views, but a failed candidacy
+     * then holds its member off for one to two of them, and at half the failure timeout the members
+     * that lost a paused coordinator had not elected another before it came back (see
+     * engine/MEASURED.md, 2026-11-24).
      */
     public long voteTimeoutMillis() {
-        return failureTimeoutMillis / 2;
+        return Math.min(5 * heartbeatMillis, failureTimeoutMillis);
     }
 
     /** Parses {@code host:port}. */

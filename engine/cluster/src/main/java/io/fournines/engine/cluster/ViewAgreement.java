@@ -68,6 +68,8 @@ final class ViewAgreement {
     /** The term this member stands for, or -1. */
     private long candidacy = -1;
     private final BitSet votes = new BitSet();
+    /** The members that answered this member's candidacy, granting or refusing. */
+    private final BitSet answered = new BitSet();
     private long candidacyEndsAtMillis;
     private long mayStandAtMillis;
     /** Members of this coordinator's view whose last heartbeat named another view than its own. */
@@ -192,6 +194,8 @@ final class ViewAgreement {
         candidacy = term;
         votes.clear();
         votes.set(self);
+        answered.clear();
+        answered.set(self);
         candidacyEndsAtMillis = nowMillis + voteTimeoutMillis;
         for (int m = reachable.nextSetBit(0); m >= 0; m = reachable.nextSetBit(m + 1)) {
             if (m != self) {
@@ -223,11 +227,19 @@ final class ViewAgreement {
     private void onVote(int voter, ViewMessage.Vote vote) {
         if (vote.term() > term) {
             newerTerm(vote.term());  // a later candidacy of this member starts beyond it
-        } else if (vote.granted() && vote.term() == candidacy) {
-            votes.set(voter);
-            // A majority, and everyone it hears has voted: no need to wait out the timeout.
+        } else if (vote.term() == candidacy) {
+            answered.set(voter);
+            if (vote.granted()) {
+                votes.set(voter);
+            }
+            // Everyone it hears has answered: no need to wait out the timeout.
             if (votes.cardinality() >= majority && votes.equals(reachable)) {
                 install();
+            } else if (answered.equals(reachable) && votes.cardinality() < majority) {
+                // Refused by members that still hear another coordinator, which they may stop hearing in a moment
+                // (they detect its loss up to a heartbeat apart): try again within a vote timeout, not after one or two.
+                candidacy = -1;
+                mayStandAtMillis = nowMillis + (long) (backoff.nextDouble() * voteTimeoutMillis);
             }
         }
     }
