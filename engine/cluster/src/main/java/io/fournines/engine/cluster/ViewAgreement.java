@@ -269,9 +269,10 @@ final class ViewAgreement {
     }
 
     /**
-     * After a candidacy, won or lost, this member waits one to two vote timeouts before it stands again:
-     * rivals that collided draw different waits, and a member that keeps refusing (it still hears
-     * another coordinator) costs a term per wait, not per heartbeat.
+     * After a candidacy, won or run out of time, this member waits one to two vote timeouts before it
+     * stands again: rivals that collided draw different waits, and a member that keeps refusing (it
+     * still hears another coordinator) costs a term per wait, not per heartbeat. (A candidacy that
+     * everyone it hears refused waits less: {@link #onVote}.)
      */
     private void holdOff() {
         mayStandAtMillis = nowMillis + voteTimeoutMillis + (long) (backoff.nextDouble() * voteTimeoutMillis);
