@@ -92,14 +92,11 @@ def merge_active_active(run_dir: Path, copies: list[CopyResult]) -> None:
 def _merge_member_json(target: Path, processes: list[Path], members: int) -> None:
     reports = [json.loads((p / "member.json").read_text(encoding="utf-8")) for p in processes]
     merged = {k: v for k, v in reports[0].items() if k != "member"}
-    for name in SUMMED:
-        values = [r[name] for r in reports if isinstance(r.get(name), (int, float))]
-        if values:
-            merged[name] = sum(values)
-    for name in LEAST:
-        values = [r[name] for r in reports if isinstance(r.get(name), (int, float))]
-        if values:
-            merged[name] = min(values)
+    for names, combine in ((SUMMED, sum), (LEAST, min)):
+        for name in names:
+            values = [r[name] for r in reports if isinstance(r.get(name), (int, float))]
+            if values:
+                merged[name] = combine(values)
     written = [r["hlog_values_written"] for r in reports if isinstance(r.get("hlog_values_written"), dict)]
     if written:  # per log file, like the merged logs themselves
         merged["hlog_values_written"] = {name: sum(w.get(name, 0) for w in written)

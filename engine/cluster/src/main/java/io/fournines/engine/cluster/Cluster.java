@@ -392,10 +392,7 @@ public final class Cluster implements AutoCloseable {
         }
         ViewMessage.Heartbeat beat = agreement.heartbeat();
         for (int m = 0; m < size(); m++) {
-            Channel ch = channel(m);
-            if (ch != null) {
-                ch.writeAndFlush(ViewFrames.encode(ch.alloc(), beat), ch.voidPromise());
-            }
+            sendView(m, beat);
         }
     }
 
@@ -534,6 +531,14 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    /** Sends a view message (a heartbeat among them) to a live member; nothing to a lost one or this one. */
+    private void sendView(int member, ViewMessage message) {
+        Channel ch = channel(member);
+        if (ch != null) {
+            ch.writeAndFlush(ViewFrames.encode(ch.alloc(), message), ch.voidPromise());
+        }
+    }
+
     /** Whether this member acts on a view of every configured member. */
     private boolean inViewOfAll() {
         View v = view;
@@ -549,10 +554,7 @@ public final class Cluster implements AutoCloseable {
 
         @Override
         public void send(int member, ViewMessage message) {
-            Channel ch = channel(member);
-            if (ch != null) {
-                ch.writeAndFlush(ViewFrames.encode(ch.alloc(), message), ch.voidPromise());
-            }
+            sendView(member, message);
         }
 
         @Override
