@@ -64,11 +64,12 @@ def play(plan: Plan, display: ProgressDisplay, expected_s: float, faults: list[d
 def run_progress(leader: Progress, jobs: list[list[Progress]], latency_from_leader: bool) -> Progress:
     """The run's progress line: the leader's, with the events/s of the fastest live job (the sum of its
     live members'; a copy does the same work again), and either the leader's own latency (the
-    consumer's: the output's) or the worst latency and lag of the members' last intervals."""
+    consumer's: the output's) or the worst latency and lag of the members' last intervals. With no live
+    job left (a fault ended it while the leader still reports), the leader's own line at 0 events/s."""
     shown = dataclasses.replace(leader, achieved_rate=max((sum(p.achieved_rate for p in job) for job in jobs), default=0.0))
-    if latency_from_leader:
-        return shown
     latest = [p for job in jobs for p in job]
+    if latency_from_leader or not latest:
+        return shown
 
     def worst(values):
         values = [v for v in values if v is not None]

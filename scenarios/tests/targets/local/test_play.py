@@ -20,3 +20,8 @@ def test_active_active_shows_the_outputs_latency_and_the_events_of_the_fastest_c
     assert run_progress(consumer, [[FIRST, OTHERS[0]], [OTHERS[1]]], latency_from_leader=True) == Progress(
         5.0, "measure", 30_000, 19_000, 700, 750, 0.2)
     assert run_progress(consumer, [], latency_from_leader=True).achieved_rate == 0.0  # every copy lost
+
+
+def test_a_cluster_whose_job_a_fault_ended_shows_the_leaders_line_at_no_events():
+    # The kill ended a job without a guarantee; the leader's last progress line may still come.
+    assert run_progress(FIRST, [], latency_from_leader=False) == Progress(5.0, "measure", 30_000, 0.0, 800, 900, 0.5)
