@@ -7,6 +7,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -20,11 +21,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,12 +37,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.IntStream;
 
 /**
- * This member's connections to the others: one TCP connection per member pair (the younger member
- * dials the lower-indexed), authenticated by HMAC challenge-response over the shared secret, carrying
- * heartbeats, the distributed edges' packets and credit, and job control messages, which it routes
- * to the executions, snapshot stores and listener they are for. A member that closes its connection
- * or stays silent for the failure timeout ({@link FailureDetector}) is lost: the listener hears of
- * it once. The member list is static, but a lost member's index may join again (its process started
+ * This member's connections to the others: two TCP connections per member pair (the younger member
+ * dials the lower-indexed), each authenticated by HMAC challenge-response over the shared secret.
+ * The data plane's ({@link Plane}) carries the distributed edges' packets and credit, snapshot state
+ * and job control messages, which it routes to the executions, snapshot stores and listener they
+ * are for, on the data I/O thread. The view plane's carries heartbeats and view messages on a thread
+ * of its own, which also judges silences and runs the agreement: a restore's megabytes in a socket
+ * or on the data thread never delay a heartbeat. A member whose connection of either plane closes,
+ * or that stays silent on the view plane for the failure timeout ({@link FailureDetector}), is lost:
+ * the listener hears of it once. The listener is called on the data I/O thread only. The member list is static, but a lost member's index may join again (its process started
  * anew, or a partition healed): the higher-indexed members dial it again until it answers, the lower
  * ones take its call.
  *
@@ -58,7 +64,7 @@ import java.util.stream.IntStream;
  */
 public final class Cluster implements AutoCloseable {
 
-    /** What the member that owns the cluster hears. Called on the I/O thread: must not block. */
+    /** What the member that owns the cluster hears. Called on the data I/O thread: must not block. */
     public interface Listener {
         void onControl(int fromMember, ControlKind kind, long jobId, String text);
 
@@ -79,8 +85,8 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    /** Accepted connections still in their handshake, at most: more are closed at once. */
-    static final int MAX_PENDING_HANDSHAKES = 16;
+    /** Accepted connections still in their handshake, at most: more are closed at once (two per member dial as a cluster of 32 forms). */
+    static final int MAX_PENDING_HANDSHAKES = 64;
     private static final long DIAL_RETRY_MILLIS = 100;
     /** How often a lost lower-indexed member is dialed again. */
     private static final long REDIAL_MILLIS = 500;
@@ -89,18 +95,31 @@ public final class Cluster implements AutoCloseable {
     private final byte[] memberListHash;
     private final Listener listener;
     private final PrintStream log;
+    /** The data I/O thread: the data plane's connections, the listener, the snapshot stores. */
     private final EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("fournines-net", true));
+    /** The view plane's thread: its connections, heartbeats, silences and the agreement. */
+    private final EventLoopGroup viewGroup = new NioEventLoopGroup(1,
+            new DefaultThreadFactory("fournines-view", true, Thread.MAX_PRIORITY));
     /** Ticks {@link FailureDetector}'s pause sentinel: a thread of its own, so a busy I/O thread is no pause. */
     private final ScheduledExecutorService sentinel = Executors.newSingleThreadScheduledExecutor(
             new DefaultThreadFactory("fournines-pause-sentinel", true, Thread.MAX_PRIORITY));
-    private final AtomicReferenceArray<Channel> channels;
+    private final AtomicReferenceArray<Channel> dataChannels;
+    private final AtomicReferenceArray<Channel> viewChannels;
+    /** Guards the planes' bits and membership's changes, which both planes' threads make. */
+    private final Object lock = new Object();
+    /** Per member, the {@link Plane} bits of the connections authenticated since it was last lost. */
+    private final int[] planesUp;
+    /** Per member, whether both its planes were ever up: it counted towards the join. */
+    private final boolean[] everUp;
     private final Membership membership;
     private final FailureDetector detector;
-    /** Confined to the I/O thread. */
+    /** Confined to the view thread. */
     private final ViewAgreement agreement;
     private final TermStore terms;
-    /** The view this member acts on, or null; published for the other threads. */
+    /** The view this member acts on, or null: set on the data I/O thread as the listener hears of it, published for the others. */
     private volatile View view;
+    /** Confined to the data I/O thread. */
+    private final ControlAheadOfView controlAheadOfView = new ControlAheadOfView();
     private final long startNanos = System.nanoTime();
     /** The networks of the executions running here, by execution id (a job's id and its attempt). */
     private final Map<Long, ClusterJobNetwork> executions = new ConcurrentHashMap<>();
@@ -119,7 +138,10 @@ public final class Cluster implements AutoCloseable {
         this.listener = listener;
         this.log = log;
         int n = config.members().size();
-        this.channels = new AtomicReferenceArray<>(n);
+        this.dataChannels = new AtomicReferenceArray<>(n);
+        this.viewChannels = new AtomicReferenceArray<>(n);
+        this.planesUp = new int[n];
+        this.everUp = new boolean[n];
         this.membership = new Membership(n);
         this.detector = new FailureDetector(n, config.heartbeatMillis(), config.failureTimeoutMillis(), System.nanoTime());
         TermStore.Saved saved = terms.load();
@@ -180,60 +202,70 @@ public final class Cluster implements AutoCloseable {
         server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .childHandler(initializer(-1))
+                .childHandler(initializer(-1, null))
                 .bind(config.listenAddress()).syncUninterruptibly().channel();
         for (int m = 0; m < self(); m++) {
-            dial(m, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis()));
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMillis());
+            for (Plane plane : Plane.values()) {
+                dial(m, plane, deadline);
+            }
         }
         detector.ticked(System.nanoTime());
         sentinel.scheduleAtFixedRate(() -> detector.ticked(System.nanoTime()), config.heartbeatMillis(), config.heartbeatMillis(),
                 TimeUnit.MILLISECONDS);
         // With a fixed delay, a late check is not followed at once by a catch-up one: the loop reads its sockets in between.
-        group.scheduleWithFixedDelay(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
+        viewGroup.scheduleWithFixedDelay(this::heartbeat, config.heartbeatMillis(), config.heartbeatMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static WriteBufferWaterMark waterMark() {
         return new WriteBufferWaterMark(1 << 20, 4 << 20);
     }
 
-    private ChannelInitializer<SocketChannel> initializer(int dialedMember) {
+    /** Connections this member accepts ({@code dialedMember} -1) learn their plane in the handshake. */
+    private ChannelInitializer<SocketChannel> initializer(int dialedMember, Plane plane) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
                 ch.pipeline().addLast(new MemberFrameDecoder(),
                         new LengthFieldPrepender(4),
                         new FrameAuthenticator(),
-                        new MemberConnectionHandler(Cluster.this, dialedMember));
+                        new MemberConnectionHandler(Cluster.this, dialedMember, plane));
             }
         };
     }
 
-    private void dial(int member, long deadlineNanos) {
+    private void dial(int member, Plane plane, long deadlineNanos) {
         if (server == null || !server.isOpen()) {
             return;
         }
-        ChannelFuture f = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        ChannelFuture f = new Bootstrap().group(plane == Plane.VIEW ? viewGroup : group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .handler(initializer(member))
+                .handler(initializer(member, plane))
                 .connect(config.address(member));
         f.addListener(done -> {
             if (!done.isSuccess()) {
-                dialAgainWhileJoining(member, deadlineNanos);
+                dialAgainWhileJoining(member, plane, deadlineNanos);
             } else {
                 // Accepted, then closed before the handshake (a proxy, a member still starting): joining dials again.
                 f.channel().closeFuture().addListener(closed -> {
-                    if (channels.get(member) == null) {
-                        dialAgainWhileJoining(member, deadlineNanos);
+                    if (!isUp(member, plane)) {
+                        dialAgainWhileJoining(member, plane, deadlineNanos);
                     }
                 });
             }
         });
     }
 
-    private void dialAgainWhileJoining(int member, long deadlineNanos) {
+    private void dialAgainWhileJoining(int member, Plane plane, long deadlineNanos) {
         if (!closing && joinFailure.get() == null && System.nanoTime() < deadlineNanos && joined.getCount() > 0) {
-            group.schedule(() -> dial(member, deadlineNanos), DIAL_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            group.schedule(() -> dial(member, plane, deadlineNanos), DIAL_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private boolean isUp(int member, Plane plane) {
+        synchronized (lock) {
+            return (planesUp[member] & plane.bit) != 0;
         }
     }
 
@@ -246,8 +278,10 @@ public final class Cluster implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 List<String> missing = new ArrayList<>();
                 for (int m = 0; m < size(); m++) {
-                    if (m != self() && channels.get(m) == null) {
-                        missing.add(config.describe(m));
+                    for (Plane plane : Plane.values()) {
+                        if (m != self() && !isUp(m, plane)) {
+                            missing.add(config.describe(m) + " (" + plane.name().toLowerCase(Locale.ROOT) + " plane)");
+                        }
                     }
                 }
                 throw new TimeoutException("member " + self() + ": not joined after " + config.joinTimeoutMillis() + " ms; "
@@ -257,7 +291,7 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    // Called by the connection handlers, on the I/O thread.
+    // Called by the connection handlers, on their plane's thread.
 
     ClusterSecret secret() {
         return config.secret();
@@ -267,32 +301,48 @@ public final class Cluster implements AutoCloseable {
         return memberListHash;
     }
 
+    /** The view plane's thread, where an accepted connection moves once it names that plane. */
+    EventLoop viewLoop() {
+        return viewGroup.next();
+    }
+
     void log(String line) {
         log.println("member " + self() + ": " + line);
         log.flush();
     }
 
     /**
-     * A connection proved the secret and is {@code member}'s; refused if that member already has a
-     * live one. A lost member's new connection replaces its old one: it joined again, and the
-     * views take it in ({@link ViewAgreement}).
+     * A connection of {@code plane} proved the secret and is {@code member}'s; false (to be closed)
+     * if that member has a live one of that plane. A lost member's new connections replace its old
+     * ones: once both planes are up it joined again, and the views take it in ({@link ViewAgreement}).
      */
-    Membership.Admission authenticated(int member, Channel channel) {
-        Channel old = channels.get(member);
-        boolean rejoined = old != null && membership.lostCause(member) != null;
-        if (old != null && !rejoined || !channels.compareAndSet(member, old, channel)) {
-            return Membership.Admission.REFUSED;
+    boolean authenticated(int member, Plane plane, Channel channel) {
+        Membership.Admission admission = null;
+        boolean first = false;
+        synchronized (lock) {
+            if (closing || (planesUp[member] & plane.bit) != 0) {
+                return false;
+            }
+            channels(plane).set(member, channel);
+            planesUp[member] |= plane.bit;
+            if (planesUp[member] != Plane.BOTH) {
+                return true;
+            }
+            detector.heard(member, System.nanoTime());
+            first = !everUp[member];
+            everUp[member] = true;
+            if (membership.lostCause(member) != null) {
+                admission = membership.back(member);
+            }
         }
-        detector.heard(member, System.nanoTime());
-        Membership.Admission admission = Membership.Admission.JOINED;
-        if (!rejoined) {
+        if (first) {
             joined.countDown();
-        } else {
-            admission = membership.back(member);
+        }
+        if (admission != null) {
             log(admission == Membership.Admission.JOINED ? "connected again to member " + member : "member " + member + " joined again");
         }
-        agreement.reachable(member, true);
-        return admission;
+        onViewThread(() -> agreement.reachable(member, true));
+        return true;
     }
 
     /** An accepted connection starts its handshake; false (it is to be closed) when too many are pending already. */
@@ -316,14 +366,19 @@ public final class Cluster implements AutoCloseable {
         joinFailure.compareAndSet(null, "member " + self() + ": " + line);
     }
 
+    /** A frame came from {@code member} on the view plane. */
     void heard(int member) {
         detector.heard(member, System.nanoTime());
     }
 
-    void connectionClosed(int member, Channel channel) {
-        if (channels.get(member) == channel) {
-            memberLost(member, "the connection to " + config.describe(member) + " closed");
+    void connectionClosed(int member, Plane plane, Channel channel) {
+        synchronized (lock) {
+            if (channels(plane).get(member) != channel) {
+                return;
+            }
+            planesUp[member] &= ~plane.bit;
         }
+        memberLost(member, "the connection to " + config.describe(member) + " closed (" + plane.name().toLowerCase(Locale.ROOT) + " plane)");
     }
 
     void onData(int from, long executionId, int edgeId, int entries, byte[] packet) {
@@ -347,25 +402,37 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    /** A view message from {@code from} (a heartbeat's view, a vote request, a vote, a view installed). */
+    /** A view message from {@code from} (a heartbeat's view, a vote request, a vote, a view installed), on the view thread. */
     void onView(int from, ViewMessage message) {
         agreement.receive(from, message);
     }
 
     /**
-     * A control message from {@code from}, sent while it acted on the view of {@code term}. The
-     * coordinator's commands ({@link ControlKind#fromCoordinator}) count only from this member's
-     * coordinator in this member's view: a coordinator whose view was overtaken cannot restart a job
-     * beside the new one's.
+     * A control message from {@code from}, sent while it acted on the view of {@code term}, on the
+     * data I/O thread. The coordinator's commands ({@link ControlKind#fromCoordinator}) count only
+     * from this member's coordinator in this member's view: a coordinator whose view was overtaken
+     * cannot restart a job beside the new one's. One of a newer term waits for that view
+     * ({@link ControlAheadOfView}).
      */
     void onControl(int from, long term, ControlKind kind, long jobId, String text) {
         View v = view;
         if (kind.fromCoordinator() && (v == null || v.term() != term || v.coordinator() != from)) {
-            log("ignoring " + kind + " for job " + jobId + " from member " + from + " (its view of term " + term + "): this member acts on "
-                    + (v == null ? "no view" : "the view of " + v));
+            if (term > (v == null ? -1 : v.term())) {
+                ControlAheadOfView.Command dropped = controlAheadOfView.hold(new ControlAheadOfView.Command(from, term, kind, jobId, text));
+                if (dropped != null) {
+                    ignoring(dropped, "more than " + ControlAheadOfView.MAX_HELD + " commands waited for their views");
+                }
+            } else {
+                ignoring(new ControlAheadOfView.Command(from, term, kind, jobId, text),
+                        "this member acts on " + (v == null ? "no view" : "the view of " + v));
+            }
             return;
         }
         listener.onControl(from, kind, jobId, text);
+    }
+
+    private void ignoring(ControlAheadOfView.Command c, String why) {
+        log("ignoring " + c.kind() + " for job " + c.jobId() + " from member " + c.from() + " (its view of term " + c.term() + "): " + why);
     }
 
     private void heartbeat() {
@@ -375,15 +442,10 @@ public final class Cluster implements AutoCloseable {
         }
         boolean judge = detector.onTime(now);
         for (int m = 0; m < size(); m++) {
-            Channel ch = channels.get(m);
-            if (ch == null || membership.lostCause(m) != null) {
-                continue;
-            }
-            long silent = judge ? detector.silentPastTimeout(m, now) : 0;
+            long silent = judge && bothUp(m) && membership.lostCause(m) == null ? detector.silentPastTimeout(m, now) : 0;
             if (silent > 0) {
                 memberLost(m, "no heartbeat from " + config.describe(m) + " for " + TimeUnit.NANOSECONDS.toMillis(silent)
                         + " ms (failure timeout " + config.failureTimeoutMillis() + " ms)");
-                ch.close();
             }
         }
         // Not before this member reached every other: as the cluster forms, the lowest index stands with all of them.
@@ -396,18 +458,32 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    private boolean bothUp(int member) {
+        synchronized (lock) {
+            return planesUp[member] == Plane.BOTH;
+        }
+    }
+
+    /** {@code member} is lost: its connections close, the agreement and the listener hear of it on their threads. Any thread. */
     private void memberLost(int member, String cause) {
         if (droppedAfterPause(System.nanoTime())) {
             return;
         }
-        if (!closing && membership.lose(member, cause)) {
-            log("lost " + cause);
-            agreement.reachable(member, false);
+        synchronized (lock) {
+            if (closing || !membership.lose(member, cause)) {
+                return;
+            }
+            planesUp[member] = 0;
+        }
+        log("lost " + cause);
+        closeConnections(member);
+        onViewThread(() -> agreement.reachable(member, false));
+        onDataThread(() -> {
             snapshotStores.values().forEach(store -> store.memberLost(member));
             listener.onMemberLost(member, cause);
-            if (member < self()) {
-                group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
-            }
+        });
+        if (member < self()) {
+            group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -425,24 +501,64 @@ public final class Cluster implements AutoCloseable {
         String cause = "this member was paused for " + TimeUnit.NANOSECONDS.toMillis(paused) + " ms, about the failure timeout ("
                 + config.failureTimeoutMillis() + " ms) or longer: the others have dropped it";
         log(cause + "; it leaves its jobs and joins again");
-        for (int member : membership.droppedAfterPause(cause, m -> channels.get(m) != null)) {
-            agreement.reachable(member, false);
-            channels.get(member).close();
+        int[] dropped;
+        synchronized (lock) {
+            dropped = membership.droppedAfterPause(cause, m -> everUp[m]);
+            for (int member : dropped) {
+                planesUp[member] = 0;
+            }
+        }
+        for (int member : dropped) {
+            closeConnections(member);
+            onViewThread(() -> agreement.reachable(member, false));
             if (member < self()) {
                 group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
             }
         }
-        listener.onDropped(cause);
+        onDataThread(() -> listener.onDropped(cause));
         return true;
     }
 
-    /** Dials a lost lower-indexed member until it is back (the higher index dials, so it is this one's call). */
+    private void closeConnections(int member) {
+        for (Plane plane : Plane.values()) {
+            Channel ch = channels(plane).get(member);
+            if (ch != null) {
+                ch.close();
+            }
+        }
+    }
+
+    /** Dials a lost lower-indexed member's planes that are not up until it is back (the higher index dials, so it is this one's call). */
     private void redial(int member) {
         if (closing || membership.lostCause(member) == null) {
             return;
         }
-        dial(member, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REDIAL_MILLIS));
+        for (Plane plane : Plane.values()) {
+            if (!isUp(member, plane)) {
+                dial(member, plane, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REDIAL_MILLIS));
+            }
+        }
         group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void onViewThread(Runnable action) {
+        runOn(viewGroup, action);
+    }
+
+    private void onDataThread(Runnable action) {
+        runOn(group, action);
+    }
+
+    private void runOn(EventLoopGroup thread, Runnable action) {
+        try {
+            thread.execute(action);
+        } catch (RejectedExecutionException e) {
+            // Closing: nothing is to act on it any more.
+        }
+    }
+
+    private AtomicReferenceArray<Channel> channels(Plane plane) {
+        return plane == Plane.VIEW ? viewChannels : dataChannels;
     }
 
     // Used by the members' jobs and the member process.
@@ -486,12 +602,12 @@ public final class Cluster implements AutoCloseable {
         snapshotStores.remove(jobId, store);
     }
 
-    /** The connection to a live member, or null. */
+    /** The data plane's connection to a live member, or null. */
     Channel channel(int member) {
-        return membership.lostCause(member) == null ? channels.get(member) : null;
+        return membership.lostCause(member) == null ? dataChannels.get(member) : null;
     }
 
-    /** Queues a frame for a live member; false (the frame released) if it is lost. */
+    /** Queues a frame for a live member on the data plane; false (the frame released) if it is lost. */
     boolean send(int member, ByteBuf frame) {
         Channel ch = channel(member);
         if (ch == null) {
@@ -531,9 +647,9 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    /** Sends a view message (a heartbeat among them) to a live member; nothing to a lost one or this one. */
+    /** Sends a view message (a heartbeat among them) to a live member on the view plane; nothing to a lost one or this one. */
     private void sendView(int member, ViewMessage message) {
-        Channel ch = channel(member);
+        Channel ch = membership.lostCause(member) == null ? viewChannels.get(member) : null;
         if (ch != null) {
             ch.writeAndFlush(ViewFrames.encode(ch.alloc(), message), ch.voidPromise());
         }
@@ -545,7 +661,25 @@ public final class Cluster implements AutoCloseable {
         return v != null && v.members().cardinality() == size();
     }
 
-    /** The agreement's effects, on the I/O thread. */
+    /**
+     * The view installed, on the data I/O thread: the listener hears of it, then the commands its
+     * coordinator sent in it before it came here.
+     */
+    private void actOn(View installed, String why) {
+        view = installed;
+        log(installed == null ? "acts on no view (" + why + "): its jobs pause until a majority takes it in"
+                : "acts on the view of " + installed + " (" + why + ")");
+        listener.onViewChanged(installed);
+        if (installed != null) {
+            List<ControlAheadOfView.Command> stale = new ArrayList<>();
+            for (ControlAheadOfView.Command c : controlAheadOfView.release(installed, stale)) {
+                listener.onControl(c.from(), c.kind(), c.jobId(), c.text());
+            }
+            stale.forEach(c -> ignoring(c, "this member acts on the view of " + installed));
+        }
+    }
+
+    /** The agreement's effects, on the view thread. */
     private final class AgreementEffects implements ViewAgreement.Effects {
         @Override
         public void persist(long term, int votedFor) {
@@ -559,26 +693,23 @@ public final class Cluster implements AutoCloseable {
 
         @Override
         public void viewChanged(View installed, String why) {
-            view = installed;
-            log(installed == null ? "acts on no view (" + why + "): its jobs pause until a majority takes it in"
-                    : "acts on the view of " + installed + " (" + why + ")");
-            listener.onViewChanged(installed);
+            onDataThread(() -> actOn(installed, why));
         }
     }
 
     @Override
     public void close() {
-        closing = true;
+        synchronized (lock) {
+            closing = true;
+        }
         if (server != null) {
             server.close();
         }
         for (int m = 0; m < size(); m++) {
-            Channel ch = channels.get(m);
-            if (ch != null) {
-                ch.close();
-            }
+            closeConnections(m);
         }
         sentinel.shutdownNow();
+        viewGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

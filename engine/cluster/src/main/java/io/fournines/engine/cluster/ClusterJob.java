@@ -71,7 +71,7 @@ public final class ClusterJob {
     /** Null without a guarantee. */
     private final ClusterSnapshots snapshots;
     private final CompletableFuture<Void> result = new CompletableFuture<>();
-    /** Restarts run here, one at a time, off the I/O thread; and the delayed taking in of a member that joined. */
+    /** Restarts run here, one at a time, off the data I/O thread; and the delayed taking in of a member that joined. */
     private final ScheduledExecutorService recovery;
     private final Duration scaleOutDelay;
     /** Open once {@link #start} gave the engine and the DAGs. */
@@ -235,7 +235,7 @@ public final class ClusterJob {
         }
     }
 
-    /** Called on the I/O thread with {@link ControlKind#RESTART}, {@link ControlKind#PART_FAILED} and the snapshot messages. */
+    /** Called on the data I/O thread with {@link ControlKind#RESTART}, {@link ControlKind#PART_FAILED} and the snapshot messages. */
     public void onControl(int fromMember, ControlKind kind, String text) {
         if (kind == ControlKind.PART_FAILED) {
             int space = text.indexOf(' ');
@@ -268,7 +268,7 @@ public final class ClusterJob {
     }
 
     /**
-     * A member was lost (called on the I/O thread). If the job runs on it and cannot restart (no
+     * A member was lost (called on the data I/O thread). If the job runs on it and cannot restart (no
      * guarantee, or not started yet), it fails; otherwise the next view decides ({@link #onView}).
      */
     public void onMemberLost(int member, String cause) {
@@ -282,7 +282,7 @@ public final class ClusterJob {
     }
 
     /**
-     * This member installed {@code view} (called on the I/O thread). If it coordinates the view: a
+     * This member installed {@code view} (called on the data I/O thread). If it coordinates the view: a
      * job whose members the view does not all hold, or that another coordinator directed, restarts
      * on those it holds; a member of the view that does not run the job is taken in after the
      * scale-out delay, {@code takingIn} run first (to tell it what job it joins).

@@ -10,12 +10,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (SIGSTOP, a long GC pause, a frozen VM) has been dropped by the others, or may be any moment: they
  * wait the failure timeout from the last heartbeat they heard, sent up to one interval before the
  * pause, and check once an interval. Whether this member ran is told by a sentinel thread that
- * does nothing but {@link #ticked tick} every heartbeat interval: the I/O thread's own heartbeat
- * can run late because it is busy (decoding a restore's state, say), which is no pause, and took
- * for one it dropped a healthy member from its jobs. A gap either the sentinel saw when it ticked
- * or the I/O thread sees since the sentinel's last tick counts, once.
+ * does nothing but {@link #ticked tick} every heartbeat interval: the view thread's own heartbeat
+ * can run late because the machine is busy, which is no pause, and took for one it dropped a
+ * healthy member from its jobs. A gap either the sentinel saw when it ticked or the view thread
+ * sees since the sentinel's last tick counts, once.
  *
- * <p>The I/O thread judges silences only in a check that came on time ({@link #onTime}): one that
+ * <p>The view thread ({@link Plane#VIEW}) judges silences only in a check that came on time ({@link #onTime}): one that
  * ran late found the thread starved (a busy machine), and the frames it has not read yet may be
  * waiting in its sockets; the next check, after it read them, judges, late or not (a thread starved
  * for good still detects a silent member, one interval later). No I/O, times given by the caller.
@@ -25,7 +25,7 @@ final class FailureDetector {
     private final long failureTimeoutNanos;
     private final long pauseThresholdNanos;
     private final long heartbeatNanos;
-    /** When the I/O thread last checked, and whether that check put its judgement off; its thread only. */
+    /** When the view thread last checked, and whether that check put its judgement off; its thread only. */
     private long lastCheckNanos;
     private boolean deferred;
     private final AtomicLongArray lastHeardNanos;
@@ -44,7 +44,7 @@ final class FailureDetector {
     }
 
     /**
-     * The I/O thread's check, every heartbeat interval after the previous one ended: whether silences
+     * The view thread's check, every heartbeat interval after the previous one ended: whether silences
      * may be judged now. Not when it came late (more than two intervals after the previous), unless
      * the previous one was put off already.
      */

@@ -2,19 +2,23 @@ package io.fournines.engine.cluster;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One member connection: first the handshake, then the member's messages. The acceptor sends a
- * nonce; the dialer answers with its index, its own nonce, the hash of its member list and an HMAC
- * over the acceptor's nonce, both indices, its nonce and the list's hash; the acceptor checks the
- * list (another list is refused by name) and the HMAC, and answers with an HMAC over the dialer's
- * nonce, its own index and the list's hash. A proof made for one member is worth nothing at another.
+ * One member connection of one {@link Plane}: first the handshake, then the member's messages. The
+ * acceptor sends a nonce; the dialer answers with its index, the plane, its own nonce, the hash of
+ * its member list and an HMAC over the acceptor's nonce, both indices, the plane, its nonce and the
+ * list's hash; the acceptor checks the list (another list is refused by name) and the HMAC, and
+ * answers with an HMAC over the dialer's nonce, its own index and the list's hash. A proof made for
+ * one member is worth nothing at another. An accepted connection of the view plane then moves to
+ * the view thread; a frame of the other plane's kinds closes the connection.
  * Every frame after the handshake carries a tag under a key of this connection alone
  * ({@link FrameAuthenticator}). Either side that sees a wrong HMAC logs why and closes; nothing
  * but the handshake is read before it succeeds, in frames of at most
@@ -33,17 +37,21 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
     private final Cluster cluster;
     /** The member this side dialed, or -1 on the accepting side. */
     private final int dialedMember;
+    /** What the connection carries: the dialer's choice, learnt by the acceptor in the handshake. */
+    private Plane plane;
     private byte[] ownNonce;
     /** On the dialing side: the acceptor's challenge, which the session key is made of too. */
     private byte[] acceptorNonce;
-    /** The authenticated peer, -1 until the handshake succeeds. */
-    private int member = -1;
+    /** The authenticated peer, -1 until the handshake succeeds; read by the handshake timeout on the thread the connection started on. */
+    private volatile int member = -1;
     /** An accepted connection counted among the pending handshakes, until it ends. */
     private boolean pending;
 
-    MemberConnectionHandler(Cluster cluster, int dialedMember) {
+    /** {@code plane} is null on the accepting side ({@code dialedMember} -1): the dialer names it. */
+    MemberConnectionHandler(Cluster cluster, int dialedMember, Plane plane) {
         this.cluster = cluster;
         this.dialedMember = dialedMember;
+        this.plane = plane;
     }
 
     @Override
@@ -76,7 +84,15 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
             handshake(ctx, type, in);
             return;
         }
-        cluster.heard(member);
+        if (plane == Plane.VIEW) {
+            cluster.heard(member);
+            viewFrame(ctx, type, in);
+        } else {
+            dataFrame(ctx, type, in);
+        }
+    }
+
+    private void viewFrame(ChannelHandlerContext ctx, byte type, ByteBuf in) {
         switch (type) {
             case Frames.HEARTBEAT -> {
                 ViewMessage.Heartbeat heartbeat = ViewFrames.heartbeat(in);
@@ -90,6 +106,12 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                     handled("a view message", () -> cluster.onView(member, message));
                 }
             }
+            default -> unexpected(ctx, type);
+        }
+    }
+
+    private void dataFrame(ChannelHandlerContext ctx, byte type, ByteBuf in) {
+        switch (type) {
             case Frames.DATA -> {
                 long jobId = in.readLong();
                 int edgeId = in.readInt();
@@ -120,11 +142,14 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                     handled("control message " + kind + " for job " + jobId, () -> cluster.onControl(member, term, kind, jobId, text));
                 }
             }
-            default -> {
-                cluster.log("closing the connection to member " + member + ": unknown frame type " + type);
-                ctx.close();
-            }
+            default -> unexpected(ctx, type);
         }
+    }
+
+    private void unexpected(ChannelHandlerContext ctx, byte type) {
+        cluster.log("closing the " + plane.name().toLowerCase(Locale.ROOT) + " plane's connection to member " + member
+                + ": frame type " + type + " does not belong on it");
+        ctx.close();
     }
 
     /**
@@ -144,27 +169,34 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
     private void handshake(ChannelHandlerContext ctx, byte type, ByteBuf in) {
         String peer = String.valueOf(ctx.channel().remoteAddress());
         ClusterSecret secret = cluster.secret();
-        if (dialedMember < 0 && type == Frames.HELLO && in.readableBytes() == 4 + 32 + 32 + 32) {
+        if (dialedMember < 0 && type == Frames.HELLO && in.readableBytes() == 4 + 1 + 32 + 32 + 32) {
             int claimed = in.readInt();
+            int planeCode = in.readByte();
             byte[] theirNonce = bytes(in, 32);
             byte[] theirList = bytes(in, 32);
             byte[] proof = bytes(in, 32);
+            Plane named = Plane.of(planeCode);
             if (claimed < 0 || claimed >= cluster.size() || claimed == cluster.self()) {
                 refuse(ctx, "claims member index " + claimed + ", which is not another member of this " + cluster.size() + "-member cluster");
+            } else if (named == null) {
+                refuse(ctx, "names connection plane " + planeCode + ", which is neither " + Plane.DATA.bit + " (data) nor " + Plane.VIEW.bit + " (view)");
             } else if (!ClusterSecret.sameMac(cluster.memberListHash(), theirList)) {
                 refuse(ctx, "claims to be member " + claimed + " but was given a different member list: every member must be given the same list");
-            } else if (!ClusterSecret.sameMac(secret.mac(JOIN, ownNonce, intBytes(claimed), intBytes(cluster.self()), theirNonce, theirList),
-                    proof)) {
+            } else if (!ClusterSecret.sameMac(secret.mac(JOIN, ownNonce, intBytes(claimed), intBytes(cluster.self()), new byte[] {(byte) planeCode},
+                    theirNonce, theirList), proof)) {
                 refuse(ctx, "claims to be member " + claimed + " but does not know the cluster secret (HMAC mismatch): wrong secret");
+            } else if (!cluster.authenticated(claimed, named, ctx.channel())) {
+                refuse(ctx, "member " + claimed + " is already connected on the " + named.name().toLowerCase(Locale.ROOT) + " plane");
             } else {
-                Membership.Admission admission = cluster.authenticated(claimed, ctx.channel());
-                if (admission == Membership.Admission.REFUSED) {
-                    refuse(ctx, "member " + claimed + " is already connected");
-                } else {
-                    authenticated(ctx, claimed);
-                    byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()), theirList);
-                    ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
-                    ctx.pipeline().get(FrameAuthenticator.class).enable(sessionKey(ownNonce, theirNonce, cluster.self(), claimed), false);
+                plane = named;
+                authenticated(ctx, claimed);
+                byte[] answer = secret.mac(WELCOME, theirNonce, intBytes(cluster.self()), theirList);
+                ctx.writeAndFlush(ctx.alloc().buffer(33).writeByte(Frames.WELCOME).writeBytes(answer));
+                ctx.pipeline().get(FrameAuthenticator.class).enable(sessionKey(ownNonce, theirNonce, cluster.self(), claimed), false);
+                if (plane == Plane.VIEW) {
+                    // Accepted on the data thread: from now on read on the view plane's own.
+                    Channel ch = ctx.channel();
+                    ch.deregister().addListener(done -> cluster.viewLoop().register(ch));
                 }
             }
         } else if (dialedMember >= 0 && type == Frames.CHALLENGE && in.readableBytes() == 32) {
@@ -172,22 +204,19 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
             acceptorNonce = challenge;
             ownNonce = ClusterSecret.nonce();
             byte[] list = cluster.memberListHash();
-            byte[] proof = secret.mac(JOIN, challenge, intBytes(cluster.self()), intBytes(dialedMember), ownNonce, list);
-            ctx.writeAndFlush(ctx.alloc().buffer(1 + 4 + 96).writeByte(Frames.HELLO).writeInt(cluster.self()).writeBytes(ownNonce).writeBytes(list)
-                    .writeBytes(proof));
+            byte[] proof = secret.mac(JOIN, challenge, intBytes(cluster.self()), intBytes(dialedMember), new byte[] {(byte) plane.bit}, ownNonce, list);
+            ctx.writeAndFlush(ctx.alloc().buffer(1 + 4 + 1 + 96).writeByte(Frames.HELLO).writeInt(cluster.self()).writeByte(plane.bit)
+                    .writeBytes(ownNonce).writeBytes(list).writeBytes(proof));
         } else if (dialedMember >= 0 && type == Frames.WELCOME && ownNonce != null && in.readableBytes() == 32) {
             byte[] answer = bytes(in, 32);
             if (!ClusterSecret.sameMac(secret.mac(WELCOME, ownNonce, intBytes(dialedMember), cluster.memberListHash()), answer)) {
                 cluster.refusedBy(dialedMember, "its answer does not prove the cluster secret (HMAC mismatch): it has a different secret");
                 ctx.close();
+            } else if (!cluster.authenticated(dialedMember, plane, ctx.channel())) {
+                ctx.close();
             } else {
-                Membership.Admission admission = cluster.authenticated(dialedMember, ctx.channel());
-                if (admission == Membership.Admission.REFUSED) {
-                    ctx.close();
-                } else {
-                    authenticated(ctx, dialedMember);
-                    ctx.pipeline().get(FrameAuthenticator.class).enable(sessionKey(acceptorNonce, ownNonce, dialedMember, cluster.self()), true);
-                }
+                authenticated(ctx, dialedMember);
+                ctx.pipeline().get(FrameAuthenticator.class).enable(sessionKey(acceptorNonce, ownNonce, dialedMember, cluster.self()), true);
             }
         } else if (dialedMember >= 0 && type == Frames.REFUSED) {
             cluster.refusedBy(dialedMember, in.toString(StandardCharsets.UTF_8));
@@ -222,7 +251,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
     public void channelInactive(ChannelHandlerContext ctx) {
         endPending();
         if (member >= 0) {
-            cluster.connectionClosed(member, ctx.channel());
+            cluster.connectionClosed(member, plane, ctx.channel());
         }
     }
 
@@ -234,7 +263,8 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
 
     /** The key of this connection's frame tags ({@link FrameAuthenticator}): both sides derive it, it never travels. */
     private byte[] sessionKey(byte[] acceptorsNonce, byte[] dialersNonce, int acceptor, int dialer) {
-        return cluster.secret().mac(SESSION, acceptorsNonce, dialersNonce, intBytes(acceptor), intBytes(dialer), cluster.memberListHash());
+        return cluster.secret().mac(SESSION, acceptorsNonce, dialersNonce, intBytes(acceptor), intBytes(dialer), new byte[] {(byte) plane.bit},
+                cluster.memberListHash());
     }
 
     private static byte[] bytes(ByteBuf in, int n) {

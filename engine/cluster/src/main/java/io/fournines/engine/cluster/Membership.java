@@ -12,10 +12,8 @@ import java.util.function.IntPredicate;
  */
 final class Membership {
 
-    /** What a member's new, authenticated connection means. */
+    /** What a lost member's new, authenticated connections mean. */
     enum Admission {
-        /** Refused: the member has a live connection already. */
-        REFUSED,
         /** A member joining the cluster as it forms, or one this member had only counted lost because it was paused itself. */
         JOINED,
         /** A lost member back: a new process with its index, or the same one after a partition. */

@@ -30,7 +30,7 @@ import java.util.Random;
  *       a coordinator that lost an election it never heard of learns it this way.</li>
  * </ul>
  *
- * <p>Not thread-safe: one thread calls it (the cluster's I/O thread).
+ * <p>Not thread-safe: one thread calls it (the cluster's view thread).
  */
 final class ViewAgreement {
 

@@ -61,11 +61,22 @@ final class LoopbackClusters implements AutoCloseable {
         return new ClusterConfig(members, index, SECRET, 50, 1_000, 10_000);
     }
 
-    private static List<Cluster> joined(Attempt attempt) {
+    /** The attempt's clusters; if any member did not join, every one's failure and the logs say why. */
+    private List<Cluster> joined(Attempt attempt) {
+        IllegalStateException failed = null;
         for (int m = 0; m < attempt.joined().size(); m++) {
             if (attempt.failures()[m] != null) {
-                throw new IllegalStateException("member " + m + " did not join", attempt.failures()[m]);
+                if (failed == null) {
+                    failed = new IllegalStateException("member " + m + " did not join; the members' logs:\n" + String.join("\n",
+                            logs.subList(logs.size() - attempt.joined().size(), logs.size()).stream()
+                                    .map(log -> log.toString(StandardCharsets.UTF_8)).toList()), attempt.failures()[m]);
+                } else {
+                    failed.addSuppressed(attempt.failures()[m]);
+                }
             }
+        }
+        if (failed != null) {
+            throw failed;
         }
         return attempt.joined();
     }
