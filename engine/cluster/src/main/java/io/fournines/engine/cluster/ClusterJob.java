@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -41,6 +40,9 @@ import java.util.stream.IntStream;
  * or whose snapshot no longer completes ({@link ClusterSnapshots}), restarts from the latest
  * committed snapshot too, on the same members; after {@link #MAX_RESTARTS_WITHOUT_PROGRESS} such
  * restarts with no snapshot committed in between it fails for good, with the last cause.
+ * A coordinator that did not direct the job (the old one was lost, or left) first hears from the
+ * job's members in its view the latest snapshot any of them committed ({@link Handover}), and
+ * restarts from that one; one that does not run the job takes it over, as a member joining it.
  * {@link #result()} completes when the job ends for good.
  */
 public final class ClusterJob {
@@ -90,6 +92,10 @@ public final class ClusterJob {
     private long committedBefore;
     /** The member whose word started the running attempt: the coordinator that directs it. */
     private int directedBy;
+    /** On a coordinator taking the job over: the reports it waits for, the members it restarts on then, and why. */
+    private Handover handover;
+    private int[] handoverRunOn;
+    private String handoverWhy;
     /** On the coordinator: restarts after failures since a snapshot last committed, and how many had committed then. */
     private int restartsWithoutProgress;
     private long committedAtLastRestart;
@@ -235,8 +241,16 @@ public final class ClusterJob {
         }
     }
 
-    /** Called on the data I/O thread with {@link ControlKind#RESTART}, {@link ControlKind#PART_FAILED} and the snapshot messages. */
+    /**
+     * Called on the data I/O thread with {@link ControlKind#RESTART}, {@link ControlKind#PART_FAILED},
+     * {@link ControlKind#RUNNING} and the snapshot messages.
+     */
     public void onControl(int fromMember, ControlKind kind, String text) {
+        if (kind == ControlKind.RUNNING) {
+            int newline = text.indexOf('\n');
+            onReport(fromMember, Handover.Report.parse(newline < 0 ? text : text.substring(0, newline)));
+            return;
+        }
         if (kind == ControlKind.PART_FAILED) {
             int space = text.indexOf(' ');
             restartAfterFailure(Integer.parseInt(text.substring(0, space)), "member " + fromMember + "'s part failed: " + text.substring(space + 1));
@@ -283,31 +297,124 @@ public final class ClusterJob {
 
     /**
      * This member installed {@code view} (called on the data I/O thread). If it coordinates the view: a
-     * job whose members the view does not all hold, or that another coordinator directed, restarts
-     * on those it holds; a member of the view that does not run the job is taken in after the
-     * scale-out delay, {@code takingIn} run first (to tell it what job it joins).
+     * job whose members the view does not all hold restarts on those it holds; if another
+     * coordinator directed it, only after the handover ({@link Handover}); a member of the view that
+     * does not run the job is taken in after the scale-out delay, sent {@code joinText} first
+     * ({@link ControlKind#ADOPT}: the job it joins) unless it is null. If another member coordinates
+     * it and did not direct the job, this member, running it, reports to it
+     * ({@link ControlKind#RUNNING}, with {@code joinText}, so a coordinator that does not run the job
+     * can take it over).
      */
-    public void onView(View view, IntConsumer takingIn) {
+    public void onView(View view, String joinText) {
         int[] running;
         boolean directed;
+        Handover.Report own;
         synchronized (this) {
-            if (result.isDone() || snapshots == null || current == null || view.coordinator() != cluster.self()) {
+            if (result.isDone() || snapshots == null || current == null) {
                 return;
             }
             running = members;
-            directed = directedBy == cluster.self();
+            directed = directedBy == view.coordinator();
+            own = ownReport();
+        }
+        if (view.coordinator() != cluster.self()) {
+            if (!directed && Arrays.stream(running).anyMatch(m -> m == cluster.self())) {
+                cluster.sendControl(view.coordinator(), ControlKind.RUNNING, jobId, own.text() + "\n" + (joinText == null ? "" : joinText));
+            }
+            return;
         }
         int[] kept = Arrays.stream(running).filter(view::includes).toArray();
-        if (kept.length < running.length || !directed) {
-            restartOn(kept, kept.length < running.length ? "the view of term " + view.term() + " leaves out members "
-                    + joined(Arrays.stream(running).filter(m -> !view.includes(m)).toArray())
-                    : "this member coordinates the view of term " + view.term());
+        if (!directed) {
+            beginHandover(view, kept, kept, own, "this member coordinates the view of term " + view.term()
+                    + (kept.length < running.length ? ", which leaves out members " + joined(Arrays.stream(running).filter(m -> !view.includes(m)).toArray()) : ""));
+        } else if (kept.length < running.length) {
+            restartOn(kept, "the view of term " + view.term() + " leaves out members " + joined(Arrays.stream(running).filter(m -> !view.includes(m)).toArray()));
         }
-        view.members().stream().filter(m -> Arrays.stream(running).noneMatch(r -> r == m)).forEach(m -> takeIn(m, takingIn));
+        view.members().stream().filter(m -> Arrays.stream(running).noneMatch(r -> r == m)).forEach(m -> takeIn(m, joinText));
+    }
+
+    private synchronized Handover.Report ownReport() {
+        ClusterSnapshots.Committed c = snapshots.committed();
+        return new Handover.Report(attempt, members, c.snapshotId(), c.writers());
+    }
+
+    /**
+     * On the coordinator of {@code view}, which does not run the job (it left its part, say after
+     * its own pause): {@code from} runs it, as {@code report} says. This member, joining the job,
+     * takes it over: it restarts it on the job's members in the view and itself, from the latest
+     * snapshot they report.
+     */
+    public void adopt(int from, Handover.Report report, View view) {
+        synchronized (this) {
+            attempt = report.attempt();
+            members = report.members();
+            directedBy = -1;
+        }
+        int[] kept = Arrays.stream(report.members()).filter(m -> view.includes(m) && m != cluster.self()).toArray();
+        int[] runOn = IntStream.concat(Arrays.stream(kept), IntStream.of(cluster.self())).sorted().toArray();
+        beginHandover(view, kept, runOn, null, "this member coordinates the view of term " + view.term() + " and takes over the job, which it did not run");
+        onReport(from, report);
+    }
+
+    /** On the coordinator: waits for the reports of {@code awaited} (other than itself) at most the failure timeout, then restarts on {@code runOn}. */
+    private void beginHandover(View view, int[] awaited, int[] runOn, Handover.Report own, String why) {
+        int[] others = Arrays.stream(awaited).filter(m -> m != cluster.self()).toArray();
+        Handover h = new Handover(others, own);
+        synchronized (this) {
+            handover = h;
+            handoverRunOn = runOn;
+            handoverWhy = why;
+        }
+        if (others.length == 0) {
+            finishHandover(h);
+            return;
+        }
+        cluster.log("job " + jobId + ": " + why + "; waiting for members " + joined(others) + " to report the latest snapshot they committed");
+        recovery.schedule(() -> finishHandover(h), cluster.config().failureTimeoutMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** On the coordinator: a member of the job reported what it runs ({@link ControlKind#RUNNING}). */
+    private void onReport(int from, Handover.Report report) {
+        Handover h;
+        boolean complete;
+        synchronized (this) {
+            h = handover;
+            if (h == null) {
+                cluster.log("job " + jobId + ": member " + from + " reported snapshot " + report.committedId()
+                        + " committed, after the handover; not waited for");
+                return;
+            }
+            complete = h.add(from, report);
+        }
+        if (complete) {
+            finishHandover(h);
+        }
+    }
+
+    /** Restarts from the latest snapshot reported, once; members that did not report by now are named in the log. */
+    private void finishHandover(Handover h) {
+        int[] runOn;
+        String why;
+        synchronized (this) {
+            if (handover != h || result.isDone()) {
+                return;
+            }
+            handover = null;
+            runOn = handoverRunOn;
+            why = handoverWhy;
+        }
+        if (!h.missing().isEmpty()) {
+            cluster.log("job " + jobId + ": members " + h.missing() + " did not report within the failure timeout; restarting from the latest snapshot the others committed");
+        }
+        Handover.Report latest = h.latest();
+        if (latest != null) {
+            snapshots.learnCommitted(new ClusterSnapshots.Committed(latest.committedId(), latest.writers()));
+        }
+        restartOn(runOn, why);
     }
 
     /** On the coordinator: restarts the job on its members plus {@code member} after the scale-out delay, if the view still holds it then. */
-    private void takeIn(int member, IntConsumer takingIn) {
+    private void takeIn(int member, String joinText) {
         recovery.schedule(() -> {
             int[] running;
             synchronized (this) {
@@ -318,7 +425,9 @@ public final class ClusterJob {
                 }
                 running = members;
             }
-            takingIn.accept(member);
+            if (joinText != null) {
+                cluster.sendControl(member, ControlKind.ADOPT, jobId, joinText);
+            }
             restartOn(IntStream.concat(Arrays.stream(running), IntStream.of(member)).sorted().toArray(), "taking member " + member + " in");
         }, scaleOutDelay.toNanos(), TimeUnit.NANOSECONDS);
     }

@@ -139,6 +139,22 @@ public final class ClusterSnapshots implements AutoCloseable {
     public record Committed(long snapshotId, int[] writers) {
     }
 
+    /** The latest snapshot committed here (or restored from), and the members that wrote it. */
+    public synchronized Committed committed() {
+        return committed;
+    }
+
+    /**
+     * On a coordinator taking the job over ({@link Handover}): a member committed {@code later}
+     * before the old coordinator's commit messages stopped; restarts are planned from it if it is
+     * newer than this member's latest.
+     */
+    synchronized void learnCommitted(Committed later) {
+        if (later.snapshotId() > committed.snapshotId()) {
+            committed = later;
+        }
+    }
+
     /** This member's part of the running attempt started: it saves on the coordinator's word, and tells the coordinator it is there. */
     public void attach(Job job) {
         int a;

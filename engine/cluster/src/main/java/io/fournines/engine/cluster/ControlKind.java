@@ -27,7 +27,12 @@ public enum ControlKind {
     /** Coordinator to the survivors: run attempt A from snapshot N (text: "A N members writers"). */
     RESTART(24),
     /** To the coordinator: this member's execution of attempt A failed (text: "A cause"); it waits for a restart. */
-    PART_FAILED(25);
+    PART_FAILED(25),
+    /**
+     * To a coordinator that did not direct the job: this member runs it (text: attempt, its members,
+     * the latest snapshot committed here and its writers ({@link Handover.Report}), newline, the START text).
+     */
+    RUNNING(26);
 
     private static final ControlKind[] BY_CODE = new ControlKind[32];
 
@@ -59,7 +64,7 @@ public enum ControlKind {
 
     /** Handled by the job's {@link ClusterJob} on each member: restarts and snapshots. */
     public boolean forClusterJob() {
-        return this == RESTART || this == PART_FAILED || forSnapshots();
+        return this == RESTART || this == PART_FAILED || this == RUNNING || forSnapshots();
     }
 
     /** Handled by the job's {@link ClusterSnapshots}. */

@@ -124,6 +124,10 @@ public final class JobControl implements Cluster.Listener {
 
     @Override
     public void onControl(int fromMember, ControlKind kind, long jobId, String text) {
+        if (kind == ControlKind.RUNNING) {
+            onRunning(fromMember, jobId, text);
+            return;
+        }
         if (kind.forClusterJob()) {
             JobState job = jobs.get(jobId);
             if (job != null && job.clusterJob != null) {
@@ -149,6 +153,30 @@ public final class JobControl implements Cluster.Listener {
                 }
             }
             default -> stderr.println("member " + cluster.self() + ": ignoring control message " + kind + " from member " + fromMember);
+        }
+    }
+
+    /**
+     * On the coordinator: a member runs a job this coordinator did not direct. Its part here hears
+     * the report; with no part here (it left the job, or never ran it), this member takes the job
+     * over, joining it.
+     */
+    private void onRunning(int from, long jobId, String text) {
+        int newline = text.indexOf('\n');
+        View view = cluster.view();
+        if (view == null || view.coordinator() != cluster.self()) {
+            return;
+        }
+        JobState job = jobs.get(jobId);
+        if (job != null && !job.left && job.clusterJob != null && (job.state.equals("starting") || job.state.equals("running"))) {
+            job.clusterJob.onControl(from, ControlKind.RUNNING, text);
+        } else if ((job == null || job.left) && newline > 0 && newline + 1 < text.length()) {
+            Handover.Report report = Handover.Report.parse(text.substring(0, newline));
+            start(jobId, text.substring(newline + 1), true);
+            JobState adopted = jobs.get(jobId);
+            if (adopted != null && adopted != job && adopted.clusterJob != null) {
+                adopted.clusterJob.adopt(from, report, view);
+            }
         }
     }
 
@@ -275,7 +303,8 @@ public final class JobControl implements Cluster.Listener {
 
     /**
      * A view installed here: on its coordinator, each job with snapshots restarts without the members
-     * the view left out and takes in those it holds that do not run the job. No view: unless one
+     * the view left out and takes in those it holds that do not run the job; a member that runs a
+     * job the view's coordinator did not direct reports it to that coordinator. No view: unless one
      * comes within the failure timeout (a view changing takes a round trip), this member leaves its
      * parts; the majority's coordinator takes it in again.
      */
@@ -293,7 +322,7 @@ public final class JobControl implements Cluster.Listener {
         for (JobState job : jobs.values()) {
             ClusterJob clusterJob = job.clusterJob;
             if (job.state.equals("running") && clusterJob != null && job.startText != null) {
-                clusterJob.onView(view, member -> cluster.sendControl(member, ControlKind.ADOPT, job.id, job.startText));
+                clusterJob.onView(view, job.startText);
             }
         }
     }

@@ -274,6 +274,7 @@ class ClusterProcessesTest {
             "AT_LEAST_ONCE, 2, snapshot:10",
             "AT_LEAST_ONCE, 2, committed:10",
             "EXACTLY_ONCE, -2, snapshot:10",
+            "EXACTLY_ONCE, -2, committed:10",
     })
     void aMemberKilledMidRunIsRecoveredWithNothingLost(String guarantee, int chosen, String freezeAt) throws Exception {
         long events = 300_000;

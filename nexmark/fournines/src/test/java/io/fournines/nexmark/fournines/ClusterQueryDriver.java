@@ -124,7 +124,7 @@ public final class ClusterQueryDriver {
             public void onViewChanged(View view) {
                 synchronized (early) {
                     if (job[0] != null && view != null) {
-                        job[0].onView(view, member -> { });
+                        job[0].onView(view, null);
                     }
                 }
             }
