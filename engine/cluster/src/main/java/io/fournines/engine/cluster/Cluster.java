@@ -469,14 +469,15 @@ public final class Cluster implements AutoCloseable {
         if (droppedAfterPause(System.nanoTime())) {
             return;
         }
+        List<Channel> open;
         synchronized (lock) {
             if (closing || !membership.lose(member, cause)) {
                 return;
             }
-            planesUp[member] = 0;
+            open = detach(member);
         }
         log("lost " + cause);
-        closeConnections(member);
+        open.forEach(Channel::close);
         onViewThread(() -> agreement.reachable(member, false));
         onDataThread(() -> {
             snapshotStores.values().forEach(store -> store.memberLost(member));
@@ -502,14 +503,15 @@ public final class Cluster implements AutoCloseable {
                 + config.failureTimeoutMillis() + " ms) or longer: the others have dropped it";
         log(cause + "; it leaves its jobs and joins again");
         int[] dropped;
+        List<Channel> open = new ArrayList<>();
         synchronized (lock) {
             dropped = membership.droppedAfterPause(cause, m -> everUp[m]);
             for (int member : dropped) {
-                planesUp[member] = 0;
+                open.addAll(detach(member));
             }
         }
+        open.forEach(Channel::close);
         for (int member : dropped) {
-            closeConnections(member);
             onViewThread(() -> agreement.reachable(member, false));
             if (member < self()) {
                 group.schedule(() -> redial(member), REDIAL_MILLIS, TimeUnit.MILLISECONDS);
@@ -519,13 +521,20 @@ public final class Cluster implements AutoCloseable {
         return true;
     }
 
-    private void closeConnections(int member) {
+    /**
+     * Under the lock: {@code member}'s planes count as down, and its connections are returned to be
+     * closed (only these: one authenticated after the lock is released is a new one).
+     */
+    private List<Channel> detach(int member) {
+        planesUp[member] = 0;
+        List<Channel> open = new ArrayList<>();
         for (Plane plane : Plane.values()) {
             Channel ch = channels(plane).get(member);
             if (ch != null) {
-                ch.close();
+                open.add(ch);
             }
         }
+        return open;
     }
 
     /** Dials a lost lower-indexed member's planes that are not up until it is back (the higher index dials, so it is this one's call). */
@@ -699,15 +708,17 @@ public final class Cluster implements AutoCloseable {
 
     @Override
     public void close() {
+        List<Channel> open = new ArrayList<>();
         synchronized (lock) {
             closing = true;
+            for (int m = 0; m < size(); m++) {
+                open.addAll(detach(m));
+            }
         }
         if (server != null) {
             server.close();
         }
-        for (int m = 0; m < size(); m++) {
-            closeConnections(m);
-        }
+        open.forEach(Channel::close);
         sentinel.shutdownNow();
         viewGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

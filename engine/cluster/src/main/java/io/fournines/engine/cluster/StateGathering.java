@@ -147,7 +147,7 @@ final class StateGathering {
         }
         if (holder == cluster.self()) {
             InMemorySnapshotStore kept = keptFor.apply(writer);
-            boolean holds = kept != null && kept.holds(g.snapshotId);
+            boolean holds = holdsCommitted(kept, g.snapshotId);
             if (holds) {
                 kept.forEachChunk(g.snapshotId, g::wanted, (v, p, c) -> stage(g, writer, holder, new Chunk(v, p, c)));
             }
@@ -163,6 +163,22 @@ final class StateGathering {
         }
     }
 
+    /**
+     * Whether {@code kept} holds {@code snapshotId}, committed. A restart names only a snapshot the
+     * cluster committed, and the cluster commits one only once every member saved it and its backups
+     * acknowledged their copies: a copy begun here is whole, and if its commit never came (the
+     * coordinator died between two commit messages) it is committed here now.
+     */
+    private static boolean holdsCommitted(InMemorySnapshotStore kept, long snapshotId) {
+        if (kept == null) {
+            return false;
+        }
+        if (!kept.holds(snapshotId) && kept.begun(snapshotId) && kept.latestCommitted() < snapshotId) {
+            kept.commit(snapshotId);
+        }
+        return kept.holds(snapshotId);
+    }
+
     /** On the holder: sends what {@code requester} asked for, then whether it held it. */
     void serveFetch(int requester, int frameAttempt, long snapshotId, ByteBuf in) {
         int writer = in.readInt();
@@ -171,7 +187,7 @@ final class StateGathering {
             partitions[i] = in.readInt();
         }
         InMemorySnapshotStore kept = keptFor.apply(writer);
-        boolean holds = kept != null && kept.holds(snapshotId);
+        boolean holds = holdsCommitted(kept, snapshotId);
         if (holds) {
             kept.forEachChunk(snapshotId, p -> wanted(partitions, p), (vertex, partition, chunk) -> cluster.send(requester,
                     withChunk(SnapshotFrames.header(jobId, FETCHED, frameAttempt, snapshotId, 4 + CHUNK_ROOM).writeInt(writer),

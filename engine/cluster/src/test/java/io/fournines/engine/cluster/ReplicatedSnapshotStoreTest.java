@@ -65,6 +65,38 @@ class ReplicatedSnapshotStoreTest {
         assertThat(stores.get(1).copyOf(2).latestCommitted()).isEqualTo(SnapshotStore.NONE);
     }
 
+    /**
+     * The coordinator (member 0) died between its commit messages for snapshot 2, which members 1
+     * and 2 wrote: member 1 committed it, member 2 only saved it, and member 2's backup was member 0. A restart from snapshot 2 (the
+     * latest any survivor committed) still gets member 2's state: from member 2, which commits the
+     * copy it saved when asked for it.
+     */
+    @Test
+    void aSnapshotWhoseCommitDidNotReachTheHolderIsServedFromItsSavedCopy() throws Exception {
+        List<Cluster> members = join(3);
+        List<ReplicatedSnapshotStore> stores = members.stream().map(c -> c.snapshotStore(JOB, 1)).toList();
+        for (ReplicatedSnapshotStore s : stores) {
+            s.begin(2);
+        }
+        stores.get(2).write(2, "window", 5, chunk(5, 1_000));
+        CountDownLatch replicated = new CountDownLatch(1);
+        stores.get(2).whenReplicated(2, replicated::countDown);
+        assertThat(replicated.await(10, TimeUnit.SECONDS)).isTrue();
+        stores.get(0).commit(2);
+        stores.get(1).commit(2);
+
+        members.get(0).close();
+        await().atMost(5, TimeUnit.SECONDS).until(() -> members.get(1).lostCause(0) != null && members.get(2).lostCause(0) != null);
+        int[] survivors = {1, 2};
+        stores.get(1).startAttempt(1, survivors);
+        stores.get(2).startAttempt(1, survivors);
+
+        assertThat(stores.get(1).gather(2, survivors, survivors, new int[] {5}).get(10, TimeUnit.SECONDS))
+                .as("bytes gathered: member 1's own (none), member 2's").isEqualTo(1_000);
+        assertThat(stores.get(1).read(2, "window", 5)).containsExactly(chunk(5, 1_000));
+        assertThat(stores.get(2).latestCommitted()).isEqualTo(2);
+    }
+
     @Test
     void withNoLiveBackupASnapshotCountsAsReplicatedAtOnce() throws Exception {
         List<Cluster> members = join(2);

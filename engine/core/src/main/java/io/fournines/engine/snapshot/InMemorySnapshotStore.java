@@ -97,6 +97,11 @@ public final class InMemorySnapshotStore implements SnapshotStore {
         });
     }
 
+    /** True when {@code snapshotId} was begun here and its slot not begun over since, committed or not. */
+    public boolean begun(long snapshotId) {
+        return snapshotId != NONE && slot(snapshotId).snapshotId == snapshotId;
+    }
+
     /** Bytes of state in a snapshot of this store (for metrics). */
     @Override
     public long sizeInBytes(long snapshotId) {
