@@ -413,7 +413,11 @@ public final class ClusterJob {
         restartOn(runOn, why);
     }
 
-    /** On the coordinator: restarts the job on its members plus {@code member} after the scale-out delay, if the view still holds it then. */
+    /**
+     * On the coordinator: restarts the job on its members plus {@code member} after the scale-out
+     * delay, if the view still holds it then; after the handover, if one is under way (its restart
+     * must come first: it knows the latest snapshot committed).
+     */
     private void takeIn(int member, String joinText) {
         recovery.schedule(() -> {
             int[] running;
@@ -421,6 +425,10 @@ public final class ClusterJob {
                 View now = cluster.view();
                 if (result.isDone() || now == null || now.coordinator() != cluster.self() || !now.includes(member)
                         || Arrays.stream(members).anyMatch(m -> m == member)) {
+                    return;
+                }
+                if (handover != null) {
+                    takeIn(member, joinText);
                     return;
                 }
                 running = members;
@@ -442,7 +450,8 @@ public final class ClusterJob {
         int[] running;
         String giveUp = null;
         synchronized (this) {
-            if (result.isDone() || failedAttempt != attempt || cluster.coordinator() != cluster.self()) {
+            // Under a handover, its restart replaces the failed attempt, from the latest snapshot committed.
+            if (result.isDone() || failedAttempt != attempt || cluster.coordinator() != cluster.self() || handover != null) {
                 return;
             }
             long committedNow = committedSnapshotCount();
