@@ -18,6 +18,7 @@ import io.fournines.nexmark.queries.Queries;
 import io.fournines.nexmark.query.QueryParameters;
 import io.fournines.nexmark.query.RecordOrder;
 import io.fournines.nexmark.query.SellerAverage;
+import io.fournines.nexmark.query.reference.References;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -44,7 +45,7 @@ import java.util.concurrent.Callable;
 /** {@code query}: one query over a bounded file of events, results as JSON Lines. */
 @Command(name = "query",
         description = {
-            "Runs NEXMark query Q on the reference engine over the events in a JSON Lines file.",
+            "Runs NEXMark query Q on the reference engine (or, with --reference, the engine-free reference implementation) over the events in a JSON Lines file.",
             "Event time is each event's dateTime; the input may be in any order, and every window fires at its end.",
             "Per-event queries (q0, q1, q2, q13) write results in input order, q6 in close order, the others by field (windows first)."})
 final class QueryCommand implements Callable<Integer> {
@@ -95,6 +96,10 @@ final class QueryCommand implements Callable<Integer> {
     @Option(names = "--skip-bad", description = "skip malformed input lines, report them and their count on stderr, instead of failing at the first")
     boolean skipBad;
 
+    @Option(names = "--reference", description = {"compute the results with the reference implementations instead of the engine:",
+            "plain loops over the events, an oracle to check an engine's output against (q0 to q8)"})
+    boolean reference;
+
     @Override
     public Integer call() throws IOException {
         QueryParameters parameters = validatedParameters();
@@ -113,7 +118,7 @@ final class QueryCommand implements Callable<Integer> {
         if (events.isEmpty()) {
             err.println(input + ": warning: no events in the input" + (badLines == 0 ? "" : ", only malformed lines"));
         }
-        List<?> results = run(parameters, events);
+        List<?> results = reference ? runReference(parameters, events) : run(parameters, events);
         try (Writer writer = openOutput()) {
             write(results, writer);
         }
@@ -133,6 +138,9 @@ final class QueryCommand implements Callable<Integer> {
         requirePositive("--side-input-rows", sideInputRows);
         if (threads != null) {
             requirePositive("--threads", threads);
+        }
+        if (reference && !References.covers(name)) {
+            throw new ParameterException(spec.commandLine(), "--reference: " + name + " has no reference implementation; it covers q0 to q8");
         }
         if ((name.equals("q4") || name.equals("q5")) && windowMs % slideMs != 0) {
             throw new ParameterException(spec.commandLine(),
@@ -192,6 +200,15 @@ final class QueryCommand implements Callable<Integer> {
             results.sort(results.stream().anyMatch(r -> r instanceof SellerAverage) ? CLOSE_ORDER : WINDOW_ORDER);
             return results;
         }
+    }
+
+    /** The reference implementation's results, in the order the engine's are written. */
+    private List<?> runReference(QueryParameters parameters, List<Event> events) {
+        List<Object> results = new ArrayList<>(References.run(query, events, parameters));
+        if (!(Queries.create(query, Pipeline.create(), parameters) instanceof PerEventQuery<?>)) {
+            results.sort(results.stream().anyMatch(r -> r instanceof SellerAverage) ? CLOSE_ORDER : WINDOW_ORDER);
+        }
+        return results;
     }
 
     /** An item and its position in the input, so results can be put back in input order. */

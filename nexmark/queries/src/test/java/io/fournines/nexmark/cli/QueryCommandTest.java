@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -156,6 +157,31 @@ class QueryCommandTest {
         List<HotItem> expected = new ArrayList<>(Q5Reference.run(events, 1000, 250));
         expected.sort(RecordOrder.INSTANCE);
         assertThat(read).isNotEmpty().isEqualTo(expected);
+    }
+
+    /** The engine and the reference implementations write the same file for the same input. */
+    @ParameterizedTest
+    @ValueSource(strings = {"q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8"})
+    void theReferenceWritesWhatTheEngineWrites(String query) throws IOException {
+        Path engine = dir.resolve(query + "-engine.jsonl");
+        Path reference = dir.resolve(query + "-reference.jsonl");
+        String[] window = {"--window-ms", "1000", "--slide-ms", "250", "--auction-skip", "7"};
+        assertThat(run(concat(new String[] {"query", query, "--input", input.toString(), "--out", engine.toString()}, window))).isZero();
+        assertThat(run(concat(new String[] {"query", query, "--input", input.toString(), "--out", reference.toString(), "--reference"}, window)))
+                .isZero();
+        assertThat(Files.readAllLines(reference)).isNotEmpty().isEqualTo(Files.readAllLines(engine));
+    }
+
+    @Test
+    void q13HasNoReferenceToRun() {
+        assertThat(run("query", "q13", "--input", input.toString(), "--out", "x", "--reference")).isEqualTo(2);
+        assertThat(err.toString()).contains("--reference: q13 has no reference implementation; it covers q0 to q8");
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
     }
 
     @Test

@@ -6,7 +6,7 @@ import io.fournines.nexmark.query.QueryParameters;
 import java.util.List;
 import java.util.Locale;
 
-/** The reference computation of a query by name, for tests that compare an engine's results with it. */
+/** The reference computation of a query by name: the oracle tests and {@code nexmark query --reference} check an engine's results against. */
 public final class References {
 
     private References() {
