@@ -96,11 +96,19 @@ final class LoopbackClusters implements AutoCloseable {
         return attempt(freeAddresses(n), listeners, configs);
     }
 
+    /** {@code n} distinct free ports: all held open until all are chosen (a port closed at once can be handed out again). */
     private static List<InetSocketAddress> freeAddresses(int n) throws Exception {
         List<InetSocketAddress> addresses = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0);
+                held.add(s);
                 addresses.add(new InetSocketAddress("127.0.0.1", s.getLocalPort()));
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                s.close();
             }
         }
         return addresses;

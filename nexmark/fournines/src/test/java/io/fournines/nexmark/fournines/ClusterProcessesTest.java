@@ -94,11 +94,19 @@ class ClusterProcessesTest {
         return all.toString();
     }
 
+    /** {@code n} distinct free ports: all held open until all are chosen (a port closed at once can be handed out again). */
     private static String freeAddresses(int n) throws IOException {
         List<String> list = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0);
+                held.add(s);
                 list.add("127.0.0.1:" + s.getLocalPort());
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                s.close();
             }
         }
         return String.join(",", list);
