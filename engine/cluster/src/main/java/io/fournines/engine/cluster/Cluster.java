@@ -21,7 +21,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,9 +44,10 @@ import java.util.stream.IntStream;
  * of its own, which also judges silences and runs the agreement: a restore's megabytes in a socket
  * or on the data thread never delay a heartbeat. A member whose connection of either plane closes,
  * or that stays silent on the view plane for the failure timeout ({@link FailureDetector}), is lost:
- * the listener hears of it once. The listener is called on the data I/O thread only. The member list is static, but a lost member's index may join again (its process started
- * anew, or a partition healed): the higher-indexed members dial it again until it answers, the lower
- * ones take its call.
+ * the listener hears of it once. The listener is called on the data I/O thread only. The member
+ * list is static, but a lost member's index may join again (its process started anew, or a
+ * partition healed): the higher-indexed members dial it again until it answers, the lower ones take
+ * its call.
  *
  * <p>Who coordinates, and who runs jobs, is decided by a majority of the configured members: the
  * {@link View} of the current term ({@link ViewAgreement}), whose votes and installations travel in
@@ -280,7 +280,7 @@ public final class Cluster implements AutoCloseable {
                 for (int m = 0; m < size(); m++) {
                     for (Plane plane : Plane.values()) {
                         if (m != self() && !isUp(m, plane)) {
-                            missing.add(config.describe(m) + " (" + plane.name().toLowerCase(Locale.ROOT) + " plane)");
+                            missing.add(config.describe(m) + " (" + plane + " plane)");
                         }
                     }
                 }
@@ -378,7 +378,7 @@ public final class Cluster implements AutoCloseable {
             }
             planesUp[member] &= ~plane.bit;
         }
-        memberLost(member, "the connection to " + config.describe(member) + " closed (" + plane.name().toLowerCase(Locale.ROOT) + " plane)");
+        memberLost(member, "the connection to " + config.describe(member) + " closed (" + plane + " plane)");
     }
 
     void onData(int from, long executionId, int edgeId, int entries, byte[] packet) {
@@ -613,7 +613,11 @@ public final class Cluster implements AutoCloseable {
 
     /** The data plane's connection to a live member, or null. */
     Channel channel(int member) {
-        return membership.lostCause(member) == null ? dataChannels.get(member) : null;
+        return liveChannel(Plane.DATA, member);
+    }
+
+    private Channel liveChannel(Plane plane, int member) {
+        return membership.lostCause(member) == null ? channels(plane).get(member) : null;
     }
 
     /** Queues a frame for a live member on the data plane; false (the frame released) if it is lost. */
@@ -658,7 +662,7 @@ public final class Cluster implements AutoCloseable {
 
     /** Sends a view message (a heartbeat among them) to a live member on the view plane; nothing to a lost one or this one. */
     private void sendView(int member, ViewMessage message) {
-        Channel ch = membership.lostCause(member) == null ? viewChannels.get(member) : null;
+        Channel ch = liveChannel(Plane.VIEW, member);
         if (ch != null) {
             ch.writeAndFlush(ViewFrames.encode(ch.alloc(), message), ch.voidPromise());
         }

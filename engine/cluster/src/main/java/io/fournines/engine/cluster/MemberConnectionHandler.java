@@ -8,7 +8,6 @@ import io.netty.channel.SimpleChannelInboundHandler;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -147,7 +146,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
     }
 
     private void unexpected(ChannelHandlerContext ctx, byte type) {
-        cluster.log("closing the " + plane.name().toLowerCase(Locale.ROOT) + " plane's connection to member " + member
+        cluster.log("closing the " + plane + " plane's connection to member " + member
                 + ": frame type " + type + " does not belong on it");
         ctx.close();
     }
@@ -186,7 +185,7 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                     theirNonce, theirList), proof)) {
                 refuse(ctx, "claims to be member " + claimed + " but does not know the cluster secret (HMAC mismatch): wrong secret");
             } else if (!cluster.authenticated(claimed, named, ctx.channel())) {
-                refuse(ctx, "member " + claimed + " is already connected on the " + named.name().toLowerCase(Locale.ROOT) + " plane");
+                refuse(ctx, "member " + claimed + " is already connected on the " + named + " plane");
             } else {
                 plane = named;
                 authenticated(ctx, claimed);

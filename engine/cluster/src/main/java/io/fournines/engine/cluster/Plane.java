@@ -1,5 +1,7 @@
 package io.fournines.engine.cluster;
 
+import java.util.Locale;
+
 /**
  * What a member connection carries. Every member pair has one connection of each plane: the view
  * plane's heartbeats and view messages never queue behind the data plane's packets, snapshot state
@@ -18,6 +20,12 @@ enum Plane {
 
     Plane(int bit) {
         this.bit = bit;
+    }
+
+    /** As log lines name it: "data", "view". */
+    @Override
+    public String toString() {
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The plane a dialer names in its handshake, or null for an unknown code. */
