@@ -47,7 +47,6 @@ import java.util.stream.IntStream;
  */
 public final class ClusterJob {
 
-    /** Coordinator to the members of the next attempt: run it from snapshot s (text: attempt, s, the members, the snapshot's writers). */
     private static final long STOP_WAIT_SECONDS = 5;
     private static final long GATHER_TIMEOUT_SECONDS = 60;
     private static final long START_WAIT_SECONDS = 30;

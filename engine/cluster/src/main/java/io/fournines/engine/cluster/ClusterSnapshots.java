@@ -17,8 +17,13 @@ import java.util.function.Consumer;
  * once its part of the job and its store exist; from when all have, the coordinator times the
  * snapshots (so no member misses a start or a backup's chunks): it tells every member to start
  * snapshot n; each member reports once its processors saved n and its backups acknowledged n's
- * chunks; when every member the job runs on has, the coordinator tells all to commit n, and only
- * then starts n+1. The member routes the snapshot {@link ControlKind}s to {@link #onControl}.
+ * chunks; when every member the job runs on has, the coordinator decides n committed and tells all;
+ * each records the decision and says so, and only once all have does the coordinator tell all to
+ * commit n (their sinks publish n's output), and then starts n+1. So if any member published n's
+ * output, every member alive then knows n was committed: a coordinator that dies in the middle
+ * leaves survivors that restart from n, not from an older snapshot whose replay would publish n's
+ * output twice ({@link Handover}). The member routes the snapshot {@link ControlKind}s to
+ * {@link #onControl}.
  *
  * <p>A job restarted after a loss is a new attempt on fewer members ({@link #startAttempt}): every
  * message names its attempt, and one of an earlier attempt is ignored, so a snapshot that was
@@ -62,17 +67,22 @@ public final class ClusterSnapshots implements AutoCloseable {
     private long lastCommittedAtNanos = System.nanoTime();
     private long lastStarted;
     private final Set<Integer> savedBy = new HashSet<>();
+    /** On the coordinator: the members that recorded its decision to commit the running snapshot. */
+    private final Set<Integer> recordedBy = new HashSet<>();
     /** On the coordinator: the members whose part of the running attempt exists. */
     private final Set<Integer> attached = new HashSet<>();
     private boolean allAttached;
     private boolean timerStarted;
     /**
-     * On the coordinator: held while it tells the members to commit a snapshot, and while it plans a
-     * restart ({@link #whileNoCommitIsSent}), so a restart names the snapshot every member commits
-     * before it hears of the restart, or one that no member commits at all.
+     * On the coordinator: held while it decides to commit a snapshot or tells the members to, and
+     * while it plans a restart ({@link #whileNoCommitIsSent}), so a restart names every snapshot
+     * decided before it, and no commit of the old attempt follows it.
      */
     private final Object coordination = new Object();
-    /** The latest snapshot committed (or restored from), and the members that wrote it: updated together. */
+    /**
+     * The latest snapshot decided committed (or restored from), whether or not the members committed
+     * it yet, and the members that wrote it: updated together. A restart from it publishes its output.
+     */
     private Committed committed = new Committed(SnapshotStore.NONE, new int[0]);
 
     /**
@@ -115,6 +125,7 @@ public final class ClusterSnapshots implements AutoCloseable {
             lastStarted = Math.max(restoredFrom, 0);
             committed = new Committed(restoredFrom, writers.clone());
             savedBy.clear();
+            recordedBy.clear();
             attached.clear();
             allAttached = false;
         }
@@ -139,7 +150,7 @@ public final class ClusterSnapshots implements AutoCloseable {
     public record Committed(long snapshotId, int[] writers) {
     }
 
-    /** The latest snapshot committed here (or restored from), and the members that wrote it. */
+    /** The latest snapshot this member knows was decided committed (or restored from), and the members that wrote it. */
     public synchronized Committed committed() {
         return committed;
     }
@@ -222,6 +233,7 @@ public final class ClusterSnapshots implements AutoCloseable {
             runningSinceNanos = System.nanoTime();
             a = attempt;
             savedBy.clear();
+            recordedBy.clear();
             to = members.clone();
         }
         for (int m : to) {
@@ -268,20 +280,47 @@ public final class ClusterSnapshots implements AutoCloseable {
                 }
             }
             case SNAPSHOT_SAVED -> {
-                // Decided and sent under one lock with restarts: a restart planned in between would
-                // otherwise see n uncommitted while this sends n's commit, named for the new attempt.
+                // Decided under one lock with restarts: a restart planned in between would otherwise
+                // restart from n-1 while the members go on to commit n.
                 synchronized (coordination) {
                     String text;
                     int[] to;
                     synchronized (this) {
                         to = savedEverywhere(fromMember, id);
                         text = attempt + " " + id;
-                    }
-                    if (to != null) {
-                        for (int m : to) {
-                            cluster.sendControl(m, ControlKind.SNAPSHOT_COMMIT, jobId, text);
+                        if (to != null) {
+                            committed = new Committed(id, to);
                         }
                     }
+                    sendTo(to, ControlKind.SNAPSHOT_DECIDED, text);
+                }
+            }
+            case SNAPSHOT_DECIDED -> {
+                // Never from a coordinator this member no longer follows: it may have reported its
+                // latest decision to the new one already, which restarts from that.
+                if (fromMember != cluster.coordinator()) {
+                    cluster.log("job " + jobId + ": the decision to commit snapshot " + id + " came from member " + fromMember
+                            + ", which no longer coordinates; not recorded");
+                    return;
+                }
+                String text;
+                synchronized (this) {
+                    if (id > committed.snapshotId()) {
+                        committed = new Committed(id, members.clone());
+                    }
+                    text = attempt + " " + id;
+                }
+                cluster.sendControl(fromMember, ControlKind.SNAPSHOT_RECORDED, jobId, text);
+            }
+            case SNAPSHOT_RECORDED -> {
+                synchronized (coordination) {
+                    String text;
+                    int[] to;
+                    synchronized (this) {
+                        to = recordedEverywhere(fromMember, id);
+                        text = attempt + " " + id;
+                    }
+                    sendTo(to, ControlKind.SNAPSHOT_COMMIT, text);
                 }
             }
             case ATTACHED -> startTimerOnceAllAttached(fromMember);
@@ -293,7 +332,6 @@ public final class ClusterSnapshots implements AutoCloseable {
                 j.commitSnapshot(id);
                 // Only then may the coordinator's timer start the next one.
                 synchronized (this) {
-                    committed = new Committed(id, members.clone());
                     lastCommittedAtNanos = System.nanoTime();
                     if (running == id) {
                         running = -1;
@@ -304,9 +342,22 @@ public final class ClusterSnapshots implements AutoCloseable {
         }
     }
 
-    /** The members to tell to commit, once every member of the attempt saved snapshot {@code id}; else null. */
+    /** The members to tell of the decision, once every member of the attempt saved snapshot {@code id}; else null. */
     private synchronized int[] savedEverywhere(int member, long id) {
         return id == running && savedBy.add(member) && allIn(savedBy) ? members.clone() : null;
+    }
+
+    /** The members to tell to commit, once every member of the attempt recorded the decision to commit snapshot {@code id}; else null. */
+    private synchronized int[] recordedEverywhere(int member, long id) {
+        return id == running && allIn(savedBy) && recordedBy.add(member) && allIn(recordedBy) ? members.clone() : null;
+    }
+
+    private void sendTo(int[] to, ControlKind kind, String text) {
+        if (to != null) {
+            for (int m : to) {
+                cluster.sendControl(m, kind, jobId, text);
+            }
+        }
     }
 
     private synchronized void startTimerOnceAllAttached(int member) {

@@ -20,17 +20,21 @@ public enum ControlKind {
     SNAPSHOT_START(16),
     /** To the coordinator: this member saved snapshot N and its backups hold it (text: "A N"). */
     SNAPSHOT_SAVED(17),
-    /** Coordinator to the job's members: snapshot N is committed (text: "A N writers"). */
+    /** Coordinator to the job's members, once every member recorded its decision: commit snapshot N (text: "A N"). */
     SNAPSHOT_COMMIT(18),
     /** To the coordinator: this member runs attempt A now (text: "A 0"). */
     ATTACHED(19),
+    /** Coordinator to the job's members: snapshot N will be committed, record it before anyone commits it (text: "A N"). */
+    SNAPSHOT_DECIDED(20),
+    /** To the coordinator: this member recorded the decision to commit snapshot N (text: "A N"). */
+    SNAPSHOT_RECORDED(21),
     /** Coordinator to the survivors: run attempt A from snapshot N (text: "A N members writers"). */
     RESTART(24),
     /** To the coordinator: this member's execution of attempt A failed (text: "A cause"); it waits for a restart. */
     PART_FAILED(25),
     /**
      * To a coordinator that did not direct the job: this member runs it (text: attempt, its members,
-     * the latest snapshot committed here and its writers ({@link Handover.Report}), newline, the START text).
+     * the latest snapshot it knows was decided committed and its writers ({@link Handover.Report}), newline, the START text).
      */
     RUNNING(26);
 
@@ -69,6 +73,7 @@ public enum ControlKind {
 
     /** Handled by the job's {@link ClusterSnapshots}. */
     boolean forSnapshots() {
-        return this == SNAPSHOT_START || this == SNAPSHOT_SAVED || this == SNAPSHOT_COMMIT || this == ATTACHED;
+        return this == SNAPSHOT_START || this == SNAPSHOT_SAVED || this == SNAPSHOT_DECIDED || this == SNAPSHOT_RECORDED
+                || this == SNAPSHOT_COMMIT || this == ATTACHED;
     }
 }

@@ -9,15 +9,16 @@ import java.util.stream.Collectors;
 
 /**
  * A coordinator taking over a job another coordinator directed learns from the job's members the
- * latest snapshot any of them committed ({@link ControlKind#RUNNING}). A coordinator that died
- * between its commit messages left some members with snapshot n committed (their output of it
- * published) and others with n-1: the job must restart from n, or the first ones' output since n-1
- * would come twice. The handover ends when every member it awaits has reported, or when the
- * coordinator stops waiting. Not thread-safe.
+ * latest snapshot any of them knows was decided committed ({@link ControlKind#RUNNING}). A
+ * coordinator that died between its decision messages left some members knowing snapshot n
+ * committed and others n-1; if any member published n's output, all had recorded the decision
+ * ({@link ClusterSnapshots}), so the job restarts from n and its output comes once. The handover
+ * ends when every member it awaits has reported, or when the coordinator stops waiting. Not
+ * thread-safe.
  */
 final class Handover {
 
-    /** What a member running the job reports: its attempt, the attempt's members, and the latest snapshot it committed with its writers. */
+    /** What a member running the job reports: its attempt, the attempt's members, and the latest snapshot it knows was decided committed, with its writers. */
     record Report(int attempt, int[] members, long committedId, int[] writers) {
 
         /** As sent: "attempt members committed writers", lists comma-separated, "-" for none. */
