@@ -27,6 +27,11 @@ class ManagementApi:
         status, body = self._call(address, "POST", "/jobs", json.dumps(job).encode())
         return json.loads(body)["job"] if status == 202 else f"({status}): {body.strip()}"
 
+    def job_state(self, address: str, job: int) -> str | None:
+        """The state of the member's part of the job (running, completed, left, ...); None if it did not answer."""
+        status, body = self._call(address, "GET", f"/jobs/{job}")
+        return json.loads(body).get("state") if status == 200 else None
+
     def job_failure(self, address: str, job: int) -> str | None:
         """Why the job failed, if the member says it did. A part that left (its member was paused and
         dropped) is no failure: the others run on. A member that did not answer says nothing."""

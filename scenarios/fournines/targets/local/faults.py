@@ -4,6 +4,12 @@ The loop that follows the members calls `poll()` often (every few tens of ms); e
 the first poll at or after its time, and the exact wall-clock time of the signal is what is recorded
 (`injected()`, run.json `faults_injected`), so the report places it exactly even if the poll came late.
 
+A fault may carry `when_file` (a path; glob wildcards allowed, `**` for any depth) instead of or
+besides `at`: it fires at the first poll where a file matches, and not before `at` if it has one.
+This is how a runner reacts to a member (`./fournines chaos` kills a coordinator the moment it writes
+that it froze at a chaos point); such a fault is watched from the first poll on, before the load's
+t=0 is known, and the `duration` of a stop or restart counts from its firing instead of from `at`.
+
 - kill: SIGKILL;
 - stop: SIGSTOP, then SIGCONT after `duration`;
 - restart: SIGKILL, then the same member started again after `duration` (the caller's `restart`).
@@ -21,6 +27,7 @@ Usage (play.py; any runner with named processes can do the same):
     schedule.release()                # before stopping the processes
     record["faults_injected"] = schedule.injected()
 """
+import glob
 import os
 import signal
 import time
@@ -41,10 +48,12 @@ class _Fault:
     index: int
     action: str
     target: str
-    at_s: float
+    at_s: float | None  # None: when_file alone says when
+    when_file: str | None
     duration_s: float | None
     record: dict = field(default_factory=dict)
     fired: bool = False
+    fired_clock: float = 0.0  # the clock at firing: where a when_file fault's duration counts from
     ended: bool = False  # stop: continued; restart: started again; kill: never
 
 
@@ -54,10 +63,12 @@ class FaultSchedule:
                  announce: Callable[[str], None] = lambda text: None, clock: Callable[[], float] = time.time):
         """`targets`: name -> process handle (anything with a pid); a restart puts the new handle in it.
         `restart(name)` starts the named process again and returns its handle."""
-        self._faults = [_Fault(i, f["action"], f["target"], parse_duration(f["at"]),
-                               parse_duration(f["duration"]) if "duration" in f else None)
+        self._faults = [_Fault(i, f["action"], f["target"], parse_duration(f["at"]) if "at" in f else None,
+                               f.get("when_file"), parse_duration(f["duration"]) if "duration" in f else None)
                         for i, f in enumerate(faults)]
         for fault in self._faults:
+            if fault.at_s is None and fault.when_file is None:
+                raise ValueError(f"faults[{fault.index}]: needs `at`, `when_file` or both")
             if fault.target not in targets:
                 raise ValueError(f"faults[{fault.index}].target: no such process {fault.target!r}; "
                                  f"known: {', '.join(targets)}")
@@ -68,19 +79,36 @@ class FaultSchedule:
 
     def start(self, t0_epoch_s: float) -> None:
         """The load's t=0 (epoch seconds); every `at` counts from it. May be called again with a better
-        estimate; faults already fired keep their times."""
+        estimate; faults already fired keep their times (a when_file fault fired before the first
+        estimate gets its time since t=0 from it)."""
         self._t0 = t0_epoch_s
+        for fault in self._faults:
+            if fault.fired and fault.record["since_load_start_s"] is None:
+                fault.record["since_load_start_s"] = self._since_t0(fault.record["injected_at_us"])
 
     def poll(self) -> None:
         """Fires every fault (and every end of a stop or restart) that is due."""
-        if self._t0 is None:
-            return
-        now = self._clock() - self._t0
         for fault in self._faults:
-            if not fault.fired and now >= fault.at_s:
-                self._fire(fault)
-            elif fault.fired and not fault.ended and fault.duration_s is not None and now >= fault.at_s + fault.duration_s:
+            if not fault.fired:
+                if self._due(fault):
+                    self._fire(fault)
+            elif not fault.ended and fault.duration_s is not None and self._over(fault):
                 self._end(fault)
+
+    def _due(self, fault: _Fault) -> bool:
+        if fault.at_s is not None and (self._t0 is None or self._clock() - self._t0 < fault.at_s):
+            return False
+        return fault.when_file is None or self._matched(fault) is not None
+
+    def _over(self, fault: _Fault) -> bool:
+        """Whether a fired stop or restart has lasted its duration."""
+        if fault.when_file is not None:
+            return self._clock() >= fault.fired_clock + fault.duration_s
+        return self._clock() - self._t0 >= fault.at_s + fault.duration_s
+
+    @staticmethod
+    def _matched(fault: _Fault) -> str | None:
+        return next(glob.iglob(fault.when_file, recursive=True), None)
 
     def down(self, target: str) -> bool:
         """Whether `target`'s process is dead by this schedule's hand (killed, not started again yet):
@@ -111,15 +139,20 @@ class FaultSchedule:
     def _fire(self, fault: _Fault) -> None:
         sig = signal.SIGSTOP if fault.action == "stop" else signal.SIGKILL
         pid = self.targets[fault.target].pid
+        matched = self._matched(fault) if fault.when_file is not None else None
         signal_group(pid, sig)
         at_us = self._now_us()
-        fault.fired = True
+        fault.fired, fault.fired_clock = True, at_us / 1e6
         fault.record = {"action": fault.action, "target": fault.target, "at_s": fault.at_s, "pid": pid,
-                        "injected_at_us": at_us, "since_load_start_s": round(at_us / 1e6 - self._t0, 6)}
+                        "injected_at_us": at_us, "since_load_start_s": self._since_t0(at_us)}
+        if fault.when_file is not None:
+            fault.record["when_file"] = fault.when_file
         if fault.duration_s is not None:
             fault.record["duration_s"] = fault.duration_s
-        self._announce(f"fault: {fault.action} {fault.target} (pid {pid}, {signal.Signals(sig).name}) "
-                       f"at {fault.record['since_load_start_s']:.3f} s" + self._for(fault))
+        since = fault.record["since_load_start_s"]
+        when = f"at {since:.3f} s" if since is not None else "before the load's t=0 was known"
+        self._announce(f"fault: {fault.action} {fault.target} (pid {pid}, {signal.Signals(sig).name}) {when}"
+                       + (f", on {matched}" if matched else "") + self._for(fault))
 
     def _end(self, fault: _Fault) -> None:
         fault.ended = True
@@ -136,6 +169,9 @@ class FaultSchedule:
 
     def _now_us(self) -> int:
         return int(self._clock() * 1e6)
+
+    def _since_t0(self, at_us: int) -> float | None:
+        return None if self._t0 is None else round(at_us / 1e6 - self._t0, 6)
 
     @staticmethod
     def _for(fault: _Fault) -> str:

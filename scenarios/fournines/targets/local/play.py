@@ -101,6 +101,7 @@ class _Run:
         # earliest estimate is the best.
         self.t0: float | None = None
         self.running = False  # a member has reported progress
+        self.left: set[int] = set()  # members whose part left the job (paused and dropped), as last asked
 
     def play(self, expected_s: float, on_running) -> None:
         """Raises _Ended unless the run completed."""
@@ -188,7 +189,16 @@ class _Run:
         followed, process = self.followed[i], self.plan.processes[i]
         if self.schedule.hit(process.name):
             return True  # killed by a fault: it will not finish the job
-        return followed.done if process.serves else followed.child.exit_code() is not None and followed.child.output_ended
+        if not process.serves:
+            return followed.child.exit_code() is not None and followed.child.output_ended
+        return followed.done or self._left_a_finished_job(i)
+
+    def _left_a_finished_job(self, i: int) -> bool:
+        """A member that left its part (paused past the failure timeout, then dropped) while the others
+        ran a bounded job to its end: nothing will take it in again, so it has nothing left to finish."""
+        others = [m for m in self.job_of[i].members if m != i]
+        return i in self.left and all(self.followed[m].done or self.schedule.hit(self.plan.processes[m].name)
+                                      for m in others)
 
     def _live(self, i: int) -> bool:
         """Not silenced by a fault: its last progress line still speaks for it."""
@@ -208,13 +218,21 @@ class _Run:
                 self._lose(job, why)
 
     def _check_jobs(self) -> None:
-        """Each submitted job's state, asked of its first live member."""
+        """Each submitted job's state, asked of its first live member, and which of its members not
+        done yet left their part."""
         for job in self.plan.jobs:
             live = [i for i in job.members if self._live(i) and self.followed[i].ready]
             if job.id is not None and not job.lost and live:
                 why = self.api.job_failure(self.followed[live[0]].ready["http"], job.id)
                 if why:
                     self._lose(job, why)
+                for i in live:
+                    if self.followed[i].done:
+                        continue
+                    if self.api.job_state(self.followed[i].ready["http"], job.id) == "left":
+                        self.left.add(i)
+                    else:
+                        self.left.discard(i)  # taken in again
 
     def _lose(self, job: Job, why: str) -> None:
         job.lost = why
@@ -263,7 +281,6 @@ class _Run:
 
         def waiting():
             return [i for job in self.plan.jobs if not job.lost for i in job.members
-                    if self.plan.processes[i].serves and not self.followed[i].done
-                    and not self.schedule.hit(self.plan.processes[i].name)]
+                    if self.plan.processes[i].serves and not self._finished(i)]
         while waiting() and time.monotonic() < until and self.signals.first is None:
             self._pump()

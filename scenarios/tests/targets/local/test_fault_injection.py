@@ -139,3 +139,52 @@ def test_unknown_targets_and_restarts_without_a_way_to_restart_are_refused():
     with pytest.raises(ValueError, match=r"faults\[0\].action: restart, but this run cannot restart member-2"):
         FaultSchedule([{"at": "1s", "action": "restart", "target": "member-2", "duration": "0s"}],
                       {"member-2": object()})
+
+
+def test_a_file_trigger_fires_when_its_file_appears_even_before_the_loads_t0_is_known(stack, tmp_path):
+    child = stack.enter_context(ChildProcess(TREE))
+    clock, said = Clock(), []
+    pattern = str(tmp_path / "member-1" / "**" / "chaos-point-reached")
+    schedule = FaultSchedule([{"when_file": pattern, "action": "kill", "target": "member-1"}], {"member-1": child},
+                             announce=said.append, clock=clock)
+    schedule.poll()
+    assert child.exit_code() is None
+    reached = tmp_path / "member-1" / "job-1" / "chaos-point-reached"  # any depth under member-1/
+    reached.parent.mkdir(parents=True)
+    reached.touch()
+    schedule.poll()
+    wait_for(lambda: child.exit_code() is not None)
+    assert schedule.down("member-1")
+    assert said == [f"fault: kill member-1 (pid {child.pid}, SIGKILL) before the load's t=0 was known, on {reached}"]
+    (record,) = schedule.injected()
+    assert (record["at_s"], record["when_file"], record["since_load_start_s"]) == (None, pattern, None)
+    schedule.start(clock.now - 0.25)  # the first estimate of t=0 dates the fault
+    assert schedule.injected()[0]["since_load_start_s"] == 0.25
+
+
+def test_a_file_trigger_besides_at_waits_for_both_and_a_stop_lasts_from_its_firing(stack, tmp_path):
+    child = stack.enter_context(ChildProcess(TREE))
+    clock = Clock()
+    flag = tmp_path / "go"
+    schedule = FaultSchedule([{"at": "1s", "when_file": str(flag), "action": "stop", "target": "member-2",
+                               "duration": "500ms"}], {"member-2": child}, clock=clock)
+    schedule.start(clock.now)
+    clock.now += 2
+    schedule.poll()  # its time has come, its file has not
+    assert not schedule.injected()
+    flag.touch()
+    schedule.poll()
+    wait_for(lambda: state(child.pid) == "T")
+    clock.now += 0.499
+    schedule.poll()
+    assert state(child.pid) == "T"
+    clock.now += 0.001
+    schedule.poll()
+    wait_for(lambda: state(child.pid) == "S")
+    (record,) = schedule.injected()
+    assert (record["since_load_start_s"], record["resumed_at_us"] - record["injected_at_us"]) == (2.0, 500_000)
+
+
+def test_a_fault_without_at_or_when_file_is_refused():
+    with pytest.raises(ValueError, match=r"faults\[0\]: needs `at`, `when_file` or both"):
+        FaultSchedule([{"action": "kill", "target": "member-2"}], {"member-2": object()})

@@ -215,6 +215,11 @@ public final class ClusterJob {
         return attempt;
     }
 
+    /** Whether this member coordinates the cluster (the view it acts on names it). */
+    public boolean coordinates() {
+        return cluster.coordinator() == cluster.self();
+    }
+
     public ClusterSnapshots snapshots() {
         return snapshots;
     }

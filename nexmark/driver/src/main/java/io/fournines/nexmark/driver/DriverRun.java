@@ -107,14 +107,18 @@ public final class DriverRun implements StoppableRun {
         }
     }
 
-    /** The job's failure, or null while it runs or once cancelled (an endless job ends only by failing or being stopped). */
+    /**
+     * The job's failure, or null while it runs or once cancelled (an endless job ends only by failing
+     * or being stopped), or once a bounded one completed (it must have by the end of the run).
+     */
     private Throwable failureOf(CompletableFuture<?> job) throws InterruptedException {
         if (!job.isDone()) {
-            return null;
+            return scenario.bounded() && !stopRequested ? new IllegalStateException("the job did not process its " + scenario.events()
+                    + " events within warm-up + duration (" + (scenario.warmupSeconds() + scenario.durationSeconds()) + " s)") : null;
         }
         try {
             job.get();
-            return stopRequested ? null : new IllegalStateException("the job ended by itself, but a streaming job never should");
+            return stopRequested || scenario.bounded() ? null : new IllegalStateException("the job ended by itself, but a streaming job never should");
         } catch (CancellationException e) {
             return null;
         } catch (ExecutionException e) {

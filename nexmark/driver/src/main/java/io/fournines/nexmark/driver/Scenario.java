@@ -30,10 +30,12 @@ import java.util.Set;
  * @param snapshotIntervalMillis time between the starts of two snapshots; 0 with guarantee NONE
  * @param source        where the load comes from: {@code in-process} (the generator) or {@code kafka}
  * @param kafka         the broker and topic of a Kafka load; null until the runner names them
+ * @param events        how many events the in-process generator makes before the job ends by itself
+ *                      ({@code load.events}, set by a runner that checks the output: {@code chaos}); 0: endless
  */
 public record Scenario(String engine, String query, QueryParameters parameters, double rate, long keys, int threads, int members,
                        double warmupSeconds, double durationSeconds, Guarantee guarantee, long snapshotIntervalMillis, String source,
-                       String mode, KafkaEndpoint kafka) {
+                       String mode, KafkaEndpoint kafka, long events) {
 
     public static final String IN_PROCESS = "in-process";
     public static final String KAFKA = "kafka";
@@ -94,6 +96,10 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
         String source = load.has("source") ? Json.text(load, "load.source") : IN_PROCESS;
         oneOf(source, capabilities.sources(), "load.source", engine + " reads");
         oneOf(source, spec.sources(), "load.source", "query " + name + " reads");
+        long events = load.has("events") ? Json.integer(load, "load.events", 1) : 0;
+        if (events > 0 && !source.equals(IN_PROCESS)) {
+            throw new ScenarioException("load.events: only the in-process generator makes a bounded load; load.source is " + source);
+        }
 
         JsonNode cluster = Json.object(root, "cluster");
         int threads = Math.toIntExact(Math.min(Json.integer(cluster, "cluster.threads", 1), 1024));
@@ -128,7 +134,7 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException(KafkaEndpoint.FIELD + ": only for load.source kafka; it is " + source);
         }
         return new Scenario(engine, name, parameters, rate, keys, threads, members, warmup, duration, guarantee, snapshotInterval, source,
-                mode, kafka);
+                mode, kafka, events);
     }
 
     /** This scenario fed from {@code endpoint}: the runner names broker and topic on the command line of a member alone. */
@@ -137,7 +143,7 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException("load.source: a Kafka endpoint is only for load.source kafka; it is " + source);
         }
         return new Scenario(engine, query, parameters, rate, keys, threads, members, warmupSeconds, durationSeconds, guarantee,
-                snapshotIntervalMillis, source, mode, endpoint);
+                snapshotIntervalMillis, source, mode, endpoint, events);
     }
 
     /** A scenario about to run must say where its Kafka load is, if it has one. */
@@ -152,9 +158,15 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
         return QueryRegistry.get().query(query).windowed();
     }
 
-    /** The generator this scenario runs: endless, seed 1, the same for every engine. */
+    /** The generator this scenario runs: seed 1, the same for every engine; endless unless {@link #bounded()}. */
     public GeneratorSpec generator() {
-        return GeneratorSpec.endless(Math.max(1, Math.round(rate)), keys);
+        long perSecond = Math.max(1, Math.round(rate));
+        return bounded() ? GeneratorSpec.bounded(perSecond, keys, events) : GeneratorSpec.endless(perSecond, keys);
+    }
+
+    /** The job ends by itself after {@link #events} events: the run completes then, before its duration if it can. */
+    public boolean bounded() {
+        return events > 0;
     }
 
     private static QueryParameters parameters(JsonNode query, QueryRegistry.Query spec) throws ScenarioException {

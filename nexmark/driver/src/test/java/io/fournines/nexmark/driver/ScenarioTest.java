@@ -30,6 +30,8 @@ class ScenarioTest {
         "fournines | {'name':'trades'}                           | " + LOAD + "                   | 1 |                           | load.source: query trades reads \"kafka\"; is \"in-process\"",
         "fournines | {'name':'q5','window_ms':1000,'slide_ms':300} | " + LOAD + "                 | 1 |                           | query.window_ms: must be a multiple of query.slide_ms (300); is 1000",
         "fournines | " + Q5 + "                                  | {'keys':10}                    | 1 |                           | load.rate: missing",
+        "fournines | " + Q5 + "                                  | {'rate':1000,'keys':10,'events':0}| 1 |                           | load.events: must be at least 1; is 0",
+        "fournines | " + Q5 + "                                  | {'rate':1000,'keys':10,'events':5,'source':'kafka'} | 1 |                | load.events: only the in-process generator makes a bounded load; load.source is kafka",
     })
     void whatTheEngineCannotRunIsNamed(String engine, String query, String load, int members, String extra, String message) {
         assertThatThrownBy(() -> parse(engine, query, load, members, extra == null ? "" : extra))
@@ -46,6 +48,17 @@ class ScenarioTest {
         assertThat(s.rate()).isEqualTo(1000);
         assertThat(s.windowed()).isTrue();
         assertThat(s.guarantee()).isEqualTo(Scenario.Guarantee.NONE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fournines", "jet", "flink"})
+    void loadEventsBoundsTheGeneratorAndWithoutItTheLoadIsEndless(String engine) throws Exception {
+        Scenario bounded = parse(engine, Q5, "{'rate':1000,'keys':10,'events':5000}", 1, "");
+        assertThat(bounded.bounded()).isTrue();
+        assertThat(bounded.generator().limit()).isEqualTo(5000);
+        Scenario endless = parse(engine, Q5, LOAD, 1, "");
+        assertThat(endless.bounded()).isFalse();
+        assertThat(endless.generator().limit()).isEqualTo(Long.MAX_VALUE);
     }
 
     @ParameterizedTest

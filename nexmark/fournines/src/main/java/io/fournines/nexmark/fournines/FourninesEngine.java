@@ -10,6 +10,8 @@ import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
 import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sink;
+import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.engine.snapshot.InMemorySnapshotStore;
@@ -17,6 +19,7 @@ import io.fournines.engine.snapshot.SnapshotStore;
 import io.fournines.nexmark.driver.EngineAdapter;
 import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.driver.Scenario;
+import io.fournines.nexmark.queries.ResultLines;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -117,6 +120,8 @@ final class FourninesEngine implements EngineAdapter {
         private final ScheduleMonitor monitor = new ScheduleMonitor();
         private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
         private final KafkaLoad kafka;
+        /** Where every result is recorded ({@link CheckedRun}); null: nowhere. */
+        private final Sink<Object> record;
         /** Completes exceptionally when the job fails, here or (on a cluster) elsewhere. */
         private final CompletableFuture<Void> ended = new CompletableFuture<>();
         /** The restarts after lost members, as member.json lists them. */
@@ -130,6 +135,7 @@ final class FourninesEngine implements EngineAdapter {
         Running(Scenario scenario, Path dir) throws Exception {
             this.scenario = scenario;
             this.kafka = scenario.source().equals(Scenario.KAFKA) ? new KafkaLoad(scenario, dir) : null;
+            this.record = cluster == null || !cluster.checked().recordResults() ? null : recording(scenario, dir);
             this.engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(scenario.threads()));
         }
 
@@ -179,7 +185,20 @@ final class FourninesEngine implements EngineAdapter {
                 return pipeline;
             }
             return FourninesPipelines.generatorFed(scenario.query(), scenario.parameters(), scenario.generator(), scenario.threads(), run, monitor,
-                    this::start, this::countProcessed, forwarder);
+                    this::start, this::countProcessed, forwarder, record);
+        }
+
+        /**
+         * The recording sink of a checked run, in {@code dir/recorded}, transactional under
+         * exactly-once; one chaos point for all its instances and executions, armed until the job
+         * first restarts, so a member elected after a frozen coordinator does not freeze in turn.
+         */
+        private Sink<Object> recording(Scenario scenario, Path dir) {
+            ClusterJob job = cluster.job();
+            ChaosPoint chaos = cluster.checked().chaosPoint(cluster.member(), dir, job::coordinates, () -> job.attempt() == 0);
+            boolean transactional = scenario.guarantee() == Scenario.Guarantee.EXACTLY_ONCE;
+            Path recorded = dir.resolve("recorded");
+            return Sinks.fromProcessor("record-results", () -> new RecordingSinkP(recorded, transactional, ResultLines::of, chaos));
         }
 
         /** A filter that keeps everything: it fuses into the query's first stage and counts what reaches it. */

@@ -14,8 +14,8 @@ import java.time.Duration;
 
 /**
  * The benchmark behind {@code serve}: a job's description is a resolved scenario (with the runner's
- * {@code kafka_endpoint} or {@code active_active} settings), each member's part a {@link DriverRun}
- * of the reference engine on its {@link ClusterPart}.
+ * {@code kafka_endpoint}, {@code active_active} or {@link CheckedRun} settings), each member's part a
+ * {@link DriverRun} of the reference engine on its {@link ClusterPart}.
  */
 final class FourninesJobRunner implements JobRunner {
 
@@ -31,18 +31,18 @@ final class FourninesJobRunner implements JobRunner {
     public JobSettings settings(String description) throws InvalidJobException {
         Job job = read(description);
         return new JobSettings(job.scenario().members(), FourninesEngine.guarantee(job.scenario()),
-                Duration.ofMillis(job.scenario().snapshotIntervalMillis()), job.copy() == null ? 0 : job.copy().startEpochNanos());
+                Duration.ofMillis(job.scenario().snapshotIntervalMillis()), job.copy() == null ? job.checked().startEpochNanos() : job.copy().startEpochNanos());
     }
 
     @Override
     public JobPart part(String description, PartContext context) throws InvalidJobException {
         Job job = read(description);
         ClusterPart cluster = new ClusterPart(context.job(), context.member(), context.members(), context.startEpochNanos(), job.copy(),
-                context.joined());
+                context.joined(), job.checked());
         return new FourninesPart(job.scenario(), new FourninesEngine(cluster, err), context.dir(), out);
     }
 
-    private record Job(Scenario scenario, ActiveActiveCopy copy) {
+    private record Job(Scenario scenario, ActiveActiveCopy copy, CheckedRun checked) {
     }
 
     private static Job read(String description) throws InvalidJobException {
@@ -50,7 +50,12 @@ final class FourninesJobRunner implements JobRunner {
             JsonNode json = new ObjectMapper().readTree(description);
             Scenario scenario = Scenario.parse(json, FourninesEngine.NAME);
             scenario.checkLoadEndpoint();
-            return new Job(scenario, ActiveActiveCopy.of(json));
+            ActiveActiveCopy copy = ActiveActiveCopy.of(json);
+            CheckedRun checked = CheckedRun.of(json, scenario.members());
+            if (!checked.equals(CheckedRun.NONE) && (copy != null || !scenario.source().equals(Scenario.IN_PROCESS))) {
+                throw new ScenarioException("start_epoch_ns, record_results, chaos_point: a checked run is one copy on the in-process generator so far");
+            }
+            return new Job(scenario, copy, checked);
         } catch (IOException e) {
             throw new InvalidJobException("the job is not JSON: " + e.getMessage());
         } catch (ScenarioException e) {

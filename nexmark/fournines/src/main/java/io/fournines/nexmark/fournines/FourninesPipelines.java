@@ -1,6 +1,7 @@
 package io.fournines.nexmark.fournines;
 
 import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
 import io.fournines.engine.pipeline.StreamStage;
@@ -38,10 +39,11 @@ final class FourninesPipelines {
      * @param processed counts every event reaching the query's first stage (a filter that keeps all, fused into it)
      * @param start     the generator's time origin: a cluster's members share one, so they follow one schedule
      * @param forwarder active-active: where the results also go; null otherwise
+     * @param record    a checked run: where every result is recorded too; null otherwise
      */
     static Pipeline generatorFed(String queryName, QueryParameters parameters, GeneratorSpec load, int threads, RunContext run,
                                  ScheduleMonitor monitor, Supplier<GeneratorSourceP.SharedStart> start, Predicate<Object> processed,
-                                 ResultForwarder forwarder) {
+                                 ResultForwarder forwarder, Sink<Object> record) {
         Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
         NexmarkQuery<?> query = Queries.create(queryName, pipeline, parameters);
         GeneratorConfig config = load.config();
@@ -51,7 +53,11 @@ final class FourninesPipelines {
                 NexmarkGenerator generator = new NexmarkGenerator(config);
                 return (sequence, scheduledNanos) -> new Timed<Event>(generator.event(sequence, millis(scheduledNanos)), scheduledNanos);
             }, monitor, start)).withoutTimestamps();
-            results = perEventResults(perEvent, events.filter(processed::test), run);
+            StreamStage<? extends Timed<?>> timed = perEventResults(perEvent, events.filter(processed::test), run);
+            if (record != null) {
+                timed.map(Timed::item).writeTo(record);
+            }
+            results = timed;
         } else {
             StreamStage<Event> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
                 NexmarkGenerator generator = new NexmarkGenerator(config);
@@ -59,6 +65,9 @@ final class FourninesPipelines {
             }, monitor, start)).withTimestamps(Event::dateTime, 0);
             results = query.attach(events.filter(processed::test));
             results.writeTo(WindowLatencySinkP.sink(run, threads));
+            if (record != null) {
+                results.writeTo(record);
+            }
         }
         if (forwarder != null) {
             SinkWatermarks watermarks = new SinkWatermarks(threads);

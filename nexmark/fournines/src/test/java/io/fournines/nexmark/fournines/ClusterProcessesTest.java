@@ -5,6 +5,13 @@ import io.fournines.engine.cluster.ClusterSecret;
 import io.fournines.engine.cluster.FaultProxy;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.kafkalocal.LocalKafka;
+import io.fournines.nexmark.driver.GeneratorSpec;
+import io.fournines.nexmark.generator.GeneratorConfig;
+import io.fournines.nexmark.generator.NexmarkGenerator;
+import io.fournines.nexmark.model.Event;
+import io.fournines.nexmark.queries.ResultLines;
+import io.fournines.nexmark.query.QueryParameters;
+import io.fournines.nexmark.query.reference.References;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -36,6 +43,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -131,7 +139,7 @@ class ClusterProcessesTest {
         List<Process> started = startThree(query, events, slowMemberDelayMicros, jvmFlags, guarantee, ClusterQueryDriver.DEFAULT_RATE, -1, "never");
         awaitSuccess(started, List.of(0, 1, 2));
         if (!guarantee.equals("NONE")) {
-            return TransactionalFileSinkP.published(dir.resolve("published"));
+            return RecordingSinkP.recorded(dir.resolve("published"));
         }
         List<String> union = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
@@ -257,7 +265,7 @@ class ClusterProcessesTest {
             // 2 s of events, not 0.6: snapshots start once every member runs the job, which a loaded machine delays.
             List<Process> started = startThree("q5", 300_000, 0, List.of(), guarantee, 150_000, -1, "never");
             awaitSuccess(started, List.of(0, 1, 2));
-            assertThat(TransactionalFileSinkP.published(dir.resolve("published"))).as(guarantee).isEqualTo(alone);
+            assertThat(RecordingSinkP.recorded(dir.resolve("published"))).as(guarantee).isEqualTo(alone);
             for (int m = 0; m < 3; m++) {
                 assertThat(metrics(m).get("job.snapshotsCommitted")).as("%s: snapshots member %d committed", guarantee, m).isPositive();
             }
@@ -308,7 +316,7 @@ class ClusterProcessesTest {
             assertThat(metrics(m).get("job.attempt")).as("attempt member %d ran last", m).isEqualTo(1);
             assertThat(log("driver-" + m)).contains("restarted: attempt 1");
         }
-        List<String> output = TransactionalFileSinkP.published(dir.resolve("published"));
+        List<String> output = RecordingSinkP.recorded(dir.resolve("published"));
         if (guarantee.equals("EXACTLY_ONCE")) {
             assertThat(output).isEqualTo(expected);
         } else {
@@ -330,7 +338,7 @@ class ClusterProcessesTest {
         assertThat(log("driver-2")).contains("attempt 0 failed here").contains("a failure injected at processing:1500");
         assertThat(logs(List.of(0, 1, 2))).contains("restarting as attempt 1 on members 0,1,2")
                 .containsPattern("member 2's part failed: .*a failure injected at processing:1500");
-        assertThat(TransactionalFileSinkP.published(dir.resolve("published"))).isEqualTo(expected);
+        assertThat(RecordingSinkP.recorded(dir.resolve("published"))).isEqualTo(expected);
     }
 
     /**
@@ -372,7 +380,7 @@ class ClusterProcessesTest {
         List<Process> started = startThreeBehindProxies("count", events, "EXACTLY_ONCE", 20_000);
         // A snapshot committed (its output published) before the partition.
         await().atMost(30, TimeUnit.SECONDS).until(() -> Files.exists(dir.resolve("published"))
-                && !TransactionalFileSinkP.published(dir.resolve("published")).isEmpty());
+                && !RecordingSinkP.recorded(dir.resolve("published")).isEmpty());
         proxies.get(0).blackhole(2, true);
         proxies.get(1).blackhole(2, true);
         await().atMost(20, TimeUnit.SECONDS).until(() -> logs(List.of(0, 1)).contains("restarting as attempt 1 on members 0,1"));
@@ -385,7 +393,7 @@ class ClusterProcessesTest {
         awaitSuccess(started, List.of(0, 1, 2));
         assertThat(logs(List.of(0, 1))).contains("restarting as attempt 2 on members 0,1,2");
         assertThat(log("driver-2")).doesNotContain("restarting as attempt").contains("restarted: attempt 2 from snapshot");
-        assertThat(TransactionalFileSinkP.published(dir.resolve("published"))).isEqualTo(expected);
+        assertThat(RecordingSinkP.recorded(dir.resolve("published"))).isEqualTo(expected);
     }
 
     /**
@@ -410,7 +418,7 @@ class ClusterProcessesTest {
         for (int m = 0; m < 3; m++) {
             assertThat(metrics(m).get("job.attempt")).as("attempt member %d ran last", m).isEqualTo(2);
         }
-        assertThat(TransactionalFileSinkP.published(dir.resolve("published"))).isEqualTo(expected);
+        assertThat(RecordingSinkP.recorded(dir.resolve("published"))).isEqualTo(expected);
     }
 
     /**
@@ -441,9 +449,9 @@ class ClusterProcessesTest {
             List<String> expected = countsOf(numbers);
             Path published = dir.resolve("published");
             await().atMost(60, TimeUnit.SECONDS).pollInterval(200, TimeUnit.MILLISECONDS)
-                    .until(() -> TransactionalFileSinkP.published(published).size() >= expected.size());
+                    .until(() -> RecordingSinkP.recorded(published).size() >= expected.size());
             Thread.sleep(1_000);  // anything published twice would come now
-            assertThat(TransactionalFileSinkP.published(published)).isEqualTo(expected);
+            assertThat(RecordingSinkP.recorded(published)).isEqualTo(expected);
             assertThat(logs(List.of(0, 1))).contains("restarting as attempt 1 on members 0,1");
         }
     }
@@ -581,6 +589,54 @@ class ClusterProcessesTest {
             t.join();
         }
         return List.of(found);
+    }
+
+    /**
+     * The member's side of {@code chaos}: a bounded q5 job with the runner's time origin, every
+     * result recorded, exactly-once. It ends by itself, and the published results are, line for
+     * line, what the engine-free reference computes over the events {@code nexmark generate} makes
+     * from that origin.
+     */
+    @Test
+    void aCheckedRunRecordsWhatTheReferenceComputesOverTheSameEvents() throws Exception {
+        String members = freeAddresses(3);
+        List<String> https = serveCluster(members, 3, 3_000);
+        String token = ClusterSecret.of(SECRET, "test").apiToken();
+        long events = 40_000;
+        long rate = 20_000;
+        long startMillis = System.currentTimeMillis() + 3_000;
+        String job = "{\"name\":\"checked\",\"query\":{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":250},"
+                + "\"load\":{\"rate\":" + rate + ",\"source\":\"in-process\",\"keys\":100,\"events\":" + events + "},"
+                + "\"cluster\":{\"members\":3,\"threads\":1},\"guarantee\":\"exactly-once\",\"snapshot_interval_ms\":200,"
+                + "\"warmup_s\":0,\"duration_s\":60,\"start_epoch_ns\":" + startMillis * 1_000_000 + ",\"record_results\":true}";
+        HttpResponse<String> submitted = call(https.get(1), "POST", "/jobs", token, job);
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String id = submitted.body().replaceAll("\\D", "");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> IntStream.range(0, 3).allMatch(m -> {
+            try {
+                String status = call(https.get(m), "GET", "/jobs/" + id, token, null).body();
+                assertThat(status).as("member %d's job; its log: %s", m, log("member-" + m)).doesNotContain("failed");
+                return status.contains("\"completed\"");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }));
+
+        List<String> recorded = new ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            // Q5's last stage runs on member 0; a member without a sink instance has no folder.
+            Path folder = dir.resolve("out-" + m).resolve("job-" + id).resolve("recorded");
+            if (Files.isDirectory(folder)) {
+                recorded.addAll(RecordingSinkP.recorded(folder));
+            }
+        }
+        GeneratorConfig config = GeneratorConfig.defaults(GeneratorSpec.SEED).withRate(rate).withKeys(100).withBaseTime(startMillis);
+        NexmarkGenerator generator = new NexmarkGenerator(config);
+        List<Event> sequence = LongStream.range(0, events).mapToObj(generator::event).toList();
+        List<String> expected = References.run("q5", sequence, QueryParameters.defaults().withWindow(1_000, 250)).stream()
+                .map(ResultLines::of).sorted().toList();
+        assertThat(expected).hasSizeGreaterThan(10);
+        assertThat(recorded.stream().sorted().toList()).isEqualTo(expected);
     }
 
     @Test

@@ -47,6 +47,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -57,9 +58,9 @@ import java.util.stream.Stream;
  * a slow member.
  *
  * <p>With a guarantee, the cluster takes snapshots every {@link #SNAPSHOT_INTERVAL}, replicated to
- * one backup; the results go through a {@link TransactionalFileSinkP} into OUT_DIR/published, which
- * outlives a killed member, and a lost member restarts the job on the survivors. FREEZE_AT makes
- * this member stop dead at one moment (see {@link FreezePoint}) for the test to kill it there;
+ * one backup; the results go through a transactional {@link RecordingSinkP} into OUT_DIR/published,
+ * which outlives a killed member, and a lost member restarts the job on the survivors. FREEZE_AT
+ * makes this member stop dead at one moment ({@link #chaosPoint}) for the test to kill it there;
  * JOINING=true makes it a lost member started again, taken into the running job.
  *
  * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS [GUARANTEE [RATE [FREEZE_AT [JOINING]]]]]
@@ -85,7 +86,7 @@ public final class ClusterQueryDriver {
         ProcessingGuarantee guarantee = args.length > 7 ? ProcessingGuarantee.valueOf(args[7]) : ProcessingGuarantee.NONE;
         double rate = args.length > 8 ? Double.parseDouble(args[8]) : DEFAULT_RATE;
         Cluster[] joined = new Cluster[1];
-        FreezePoint freeze = FreezePoint.parse(args.length > 9 ? args[9] : "never", out.resolve("frozen-" + index),
+        ChaosPoint freeze = chaosPoint(args.length > 9 ? args[9] : "never", out.resolve("frozen-" + index),
                 () -> joined[0] != null && joined[0].coordinator() == index && !anyFrozen(out));
         boolean joining = args.length > 10 && Boolean.parseBoolean(args[10]);
         ClusterJob[] job = new ClusterJob[1];
@@ -143,7 +144,7 @@ public final class ClusterQueryDriver {
             ScheduleMonitor monitor = new ScheduleMonitor();
             Path published = out.resolve("published");
             Files.createDirectories(published);
-            Sink<Object> sink = guarantee != ProcessingGuarantee.NONE ? Sinks.fromProcessor("transactional", () -> new TransactionalFileSinkP(published, freeze))
+            Sink<Object> sink = guarantee != ProcessingGuarantee.NONE ? Sinks.fromProcessor("transactional", () -> new RecordingSinkP(published, true, Object::toString, freeze))
                     : sinkDelayMicros == 0 ? Sinks.list(results)
                     : Sinks.fromProcessor("slow-sink", () -> new SlowSinkP(results, sinkDelayMicros));
             long[] maxLagNanos = new long[1];
@@ -190,6 +191,22 @@ public final class ClusterQueryDriver {
             created.close();
         }
         System.exit(exit);
+    }
+
+    /**
+     * FREEZE_AT: {@code never}, or a {@link ChaosPoint} moment ({@code processing:N}, {@code
+     * snapshot:N}, {@code committed:N}) where the member freezes; prefixed {@code coordinator/}, it
+     * counts only while {@code coordinating} holds (the majority elects the coordinator, so a test
+     * that kills it arms every member this way); prefixed {@code fail/}, the member throws there once
+     * instead (a processor failure).
+     */
+    static ChaosPoint chaosPoint(String spec, Path marker, BooleanSupplier coordinating) {
+        if (spec.equals("never")) {
+            return ChaosPoint.NEVER;
+        }
+        boolean coordinatorOnly = spec.startsWith("coordinator/");
+        boolean fail = spec.startsWith("fail/");
+        return ChaosPoint.parse(spec.substring(spec.indexOf('/') + 1), fail, marker, coordinatorOnly ? coordinating : () -> true);
     }
 
     /** Whether a member froze already: a coordinator freezes once in the cluster, not again in the one elected after it. */

@@ -27,7 +27,7 @@ class FourninesQueriesMatchReferenceTest {
             try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2))) {
                 long startEpochNanos = run.origin()[1];
                 engine.newJob(FourninesPipelines.generatorFed(q, ReferenceResults.parameters(q), ReferenceResults.spec(), 2, run,
-                        new ScheduleMonitor(), () -> GeneratorSourceP.SharedStart.at(startEpochNanos), event -> true, null).toDag()).join();
+                        new ScheduleMonitor(), () -> GeneratorSourceP.SharedStart.at(startEpochNanos), event -> true, null, null).toDag()).join();
             }
         });
     }

@@ -1,7 +1,5 @@
 package io.fournines.nexmark.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.job.Engine;
 import io.fournines.engine.pipeline.Pipeline;
@@ -9,12 +7,12 @@ import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
 import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.nexmark.codec.EventJsonReader;
-import io.fournines.nexmark.codec.EventJsonWriter;
 import io.fournines.nexmark.codec.MalformedEventException;
 import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.queries.NexmarkQuery;
 import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
+import io.fournines.nexmark.queries.ResultLines;
 import io.fournines.nexmark.query.QueryParameters;
 import io.fournines.nexmark.query.RecordOrder;
 import io.fournines.nexmark.query.SellerAverage;
@@ -220,16 +218,8 @@ final class QueryCommand implements Callable<Integer> {
     }
 
     private static void write(List<?> results, Writer writer) throws IOException {
-        if (!results.isEmpty() && results.get(0) instanceof Event) {
-            // Q0's results are events: written in the event form, which the input reader reads back.
-            EventJsonWriter events = new EventJsonWriter(writer);
-            results.forEach(r -> events.write((Event) r));
-            events.flush();
-            return;
-        }
-        ObjectWriter json = new ObjectMapper().writer();
         for (Object r : results) {
-            writer.write(json.writeValueAsString(r));
+            writer.write(ResultLines.of(r));
             writer.write('\n');
         }
     }

@@ -1,0 +1,107 @@
+"""One chaos trial: the job with its fault played as a normal run into trial-NNN/ (targets/local/run.py:
+members, faults, run.json and report as for any run), then its check: the expected results computed
+again (expected.py) against what the members recorded (recorded.py, checker.py), written to
+check.json. A run that did not complete is a violation, whatever its output."""
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from fournines.chaos.checker import Check, check
+from fournines.chaos.expected import ExpectedFailed, expected_results, generate_args
+from fournines.chaos.job import start_epoch_ns, trial_job
+from fournines.chaos.recorded import recorded_files, recorded_lines
+from fournines.chaos.request import ChaosRequest, Prepared
+from fournines.chaos.trial_fault import CHAOS_POINT_FILE, TrialFault
+from fournines.members.signals import SignalCatcher
+from fournines.targets.local import run as local
+from fournines_analysis.errors import write_text
+
+CHECK_FILE = "check.json"
+
+
+class Stopped(Exception):
+    """A signal stopped the trial; the chaos run ends with its exit code (128 + N)."""
+
+    def __init__(self, exit_code: int):
+        super().__init__(f"stopped (exit {exit_code})")
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class Trial:
+    number: int
+    seed: int
+    fault: TrialFault
+    folder: Path
+    status: str  # run.json's: completed, failed, interrupted
+    failure: str | None  # run.json's cause, when it did not complete
+    fired: bool  # the fault happened (a signal sent, or a chaos point reached): else the trial tested nothing
+    check: Check | None  # None: the expected results could not be computed (check_error says why)
+    check_error: str | None = None
+
+    def violations(self) -> list[str]:
+        found = [] if self.status == "completed" else [f"run {self.status}: {_first_line(self.failure)}"]
+        if self.check is None:
+            return [*found, f"not checked: {self.check_error}"]
+        return [*found, *self.check.violations()]
+
+    def verdict(self) -> str:
+        if self.violations():
+            return "violation"
+        return "ok" if self.fired else "ok, fault not fired"
+
+    def row(self) -> dict:
+        """chaos.json's row: what the table shows, and the rest of the story."""
+        counts = {name: getattr(self.check, name) if self.check else None
+                  for name in ("expected", "recorded", "lost", "duplicated", "wrong")}
+        return {"trial": self.number, "seed": self.seed, "fault": self.fault.described(), "fired": self.fired,
+                "status": self.status, "failure": self.failure, **counts, "violations": self.violations(),
+                "verdict": self.verdict(), "folder": self.folder.name}
+
+
+def run_trial(number: int, seed: int, fault: TrialFault, request: ChaosRequest, prepared: Prepared,
+              chaos_dir: Path, signals: SignalCatcher) -> Trial:
+    """Stopped if a signal ended it (the run's own loop stops the members in order)."""
+    folder = chaos_dir / f"trial-{number:03}"
+    folder.mkdir()
+    job = trial_job(prepared.scenario, fault.faults(folder), fault.chaos_point, start_epoch_ns(time.time_ns()))
+    code = local.run(job, local.member_launcher(prepared.member_jar), request.overrides.profile, chaos_dir, folder)
+    _stop_on_signal(code, signals)
+    record = _run_record(folder) or {"status": "failed", "failure": "the run left no readable run.json"}
+    fired = bool(record.get("faults_injected")) or any(folder.rglob(CHAOS_POINT_FILE))
+    status, failure = record["status"], record.get("failure")
+    try:
+        expected = expected_results(job, folder, prepared.nexmark_jar, signals)
+    except ExpectedFailed as e:
+        return Trial(number, seed, fault, folder, status, failure, fired, None, str(e))
+    _stop_on_signal(0, signals)  # expected is None only when a signal stopped its computation
+    files = recorded_files(folder, request.guarantee)
+    result = check(expected.read_text(encoding="utf-8").splitlines(), recorded_lines(files), request.query,
+                   request.guarantee)
+    write_text(folder / CHECK_FILE, json.dumps({
+        "trial": number, "seed": seed, "fault": fault.described(), "status": status, "query": request.query,
+        **result.to_json(), "expected_file": expected.name,
+        "recorded_files": [str(f.relative_to(folder)) for f in files],
+        "events_command": ["./fournines", "nexmark", *generate_args(job)]}, indent=2) + "\n")
+    return Trial(number, seed, fault, folder, status, failure, fired, result)
+
+
+def _stop_on_signal(exit_code: int, signals: SignalCatcher) -> None:
+    """A run stopped by a signal says so by its exit code; one between the steps, by the catcher."""
+    if exit_code >= 128:
+        raise Stopped(exit_code)
+    if signals.first is not None:
+        raise Stopped(128 + signals.first)
+
+
+def _run_record(folder: Path) -> dict:
+    try:
+        return json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _first_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[0] if lines else "no cause recorded"
