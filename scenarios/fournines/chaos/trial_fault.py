@@ -6,10 +6,10 @@ kind, target and time, so `SEED=S TRIALS=1` (with the same FAULTS) replays a tri
   the same window;
 - stop: SIGSTOP of any member for 5 s, past the 3 s failure timeout, so the others go on without it
   and it joins again, at 1-3 s;
-- exception: a chaos point on any member: it throws once as it saves its K-th snapshot (K 2-10), a
-  processor failure the job recovers from; the member stays up (a snapshot, not a result: every
-  member's sink saves snapshots, but a query's results may all reach one member's sink, Q5's
-  member-1's);
+- exception: a chaos point on any member: it throws once at the K-th event reaching the query's
+  first stage there (K 7 000-27 000, 1-4 s of its third of the events), a processor failure the job
+  recovers from; the member stays up (events, not results: a query's results may all reach one
+  member, Q5's member-1);
 - commit-kill: a chaos point on the coordinator: it freezes right after the K-th snapshot commit
   (K 2-6) and the runner kills it with kill -9 as soon as it says so (its chaos-point-reached file):
   a coordinator dead between the cluster's commit and its own.
@@ -31,7 +31,7 @@ CHAOS_POINT_FILE = "chaos-point-reached"  # what a member writes into its folder
 class TrialFault:
     kind: str
     member: int  # the member hit, 0-based as the members number themselves (the runner's member-<i+1>)
-    at: str  # when: a time since t=0 ("2345ms"), or the chaos point ("snapshot:4", "committed:3")
+    at: str  # when: a time since t=0 ("2345ms"), or the chaos point ("event:9000", "committed:3")
     action: str | None = None  # the runner's signal (kill, stop); None: the member fails by itself
     duration: str | None = None  # how long a stop lasts
     chaos_point: dict | None = None  # the job's `chaos_point`
@@ -76,7 +76,7 @@ def _stop(rng):
 
 
 def _exception(rng):
-    member, at = rng.randrange(MEMBERS), f"snapshot:{rng.randint(2, 10)}"
+    member, at = rng.randrange(MEMBERS), f"event:{rng.randint(7_000, 27_000)}"
     return TrialFault("exception", member, at, chaos_point={"member": member, "at": at, "then": "fail"})
 
 

@@ -122,6 +122,8 @@ final class FourninesEngine implements EngineAdapter {
         private final KafkaLoad kafka;
         /** Where every result is recorded ({@link CheckedRun}); null: nowhere. */
         private final Sink<Object> record;
+        /** Where this member fails on purpose ({@link CheckedRun}): one for all instances and executions. */
+        private final ChaosPoint chaos;
         /** Completes exceptionally when the job fails, here or (on a cluster) elsewhere. */
         private final CompletableFuture<Void> ended = new CompletableFuture<>();
         /** The restarts after lost members, as member.json lists them. */
@@ -135,6 +137,9 @@ final class FourninesEngine implements EngineAdapter {
         Running(Scenario scenario, Path dir) throws Exception {
             this.scenario = scenario;
             this.kafka = scenario.source().equals(Scenario.KAFKA) ? new KafkaLoad(scenario, dir) : null;
+            // Armed until the job first restarts, so a member elected after a frozen coordinator does not freeze in turn.
+            this.chaos = cluster == null ? ChaosPoint.NEVER
+                    : cluster.checked().chaosPoint(cluster.member(), dir, cluster.job()::coordinates, () -> cluster.job().attempt() == 0);
             this.record = cluster == null || !cluster.checked().recordResults() ? null : recording(scenario, dir);
             this.engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(scenario.threads()));
         }
@@ -188,14 +193,8 @@ final class FourninesEngine implements EngineAdapter {
                     this::start, this::countProcessed, forwarder, record);
         }
 
-        /**
-         * The recording sink of a checked run, in {@code dir/recorded}, transactional under
-         * exactly-once; one chaos point for all its instances and executions, armed until the job
-         * first restarts, so a member elected after a frozen coordinator does not freeze in turn.
-         */
+        /** The recording sink of a checked run, in {@code dir/recorded}, transactional under exactly-once. */
         private Sink<Object> recording(Scenario scenario, Path dir) {
-            ClusterJob job = cluster.job();
-            ChaosPoint chaos = cluster.checked().chaosPoint(cluster.member(), dir, job::coordinates, () -> job.attempt() == 0);
             boolean transactional = scenario.guarantee() == Scenario.Guarantee.EXACTLY_ONCE;
             Path recorded = dir.resolve("recorded");
             return Sinks.fromProcessor("record-results", () -> new RecordingSinkP(recorded, transactional, ResultLines::of, chaos));
@@ -205,6 +204,7 @@ final class FourninesEngine implements EngineAdapter {
         private boolean countProcessed(Object event) {
             run.processed();
             InjectedWork.perEvent();
+            chaos.event();
             return true;
         }
 

@@ -38,7 +38,7 @@ class CheckedRunTest {
         "'chaos_point':{'member':0,'at':'snapshot:2','then':'fail'}                   | chaos_point: is a moment of the recording sink, so it needs record_results true",
         "'record_results':true,'chaos_point':{'member':3,'at':'snapshot:2','then':'fail'}   | chaos_point.member: must be \"coordinator\" or a member index from 0 to 2; is 3",
         "'record_results':true,'chaos_point':{'member':0,'at':'snapshot:2','then':'stop'}   | chaos_point.then: must be \"fail\" or \"freeze\"; is \"stop\"",
-        "'record_results':true,'chaos_point':{'member':0,'at':'snapshot:0','then':'fail'}   | chaos_point.at: must be processing:N, snapshot:N or committed:N with N at least 1; is \"snapshot:0\"",
+        "'record_results':true,'chaos_point':{'member':0,'at':'snapshot:0','then':'fail'}   | chaos_point.at: must be event:N, processing:N, snapshot:N or committed:N with N at least 1; is \"snapshot:0\"",
     })
     void aBadFieldIsNamedWithItsValue(String fields, String message) {
         assertThatThrownBy(() -> of(fields)).isInstanceOf(ScenarioException.class).hasMessage(message);
