@@ -196,8 +196,10 @@ class _Run:
     def _left_a_finished_job(self, i: int) -> bool:
         """A member that left its part (paused past the failure timeout, then dropped) while the others
         ran a bounded job to its end: nothing will take it in again, so it has nothing left to finish."""
+        if i not in self.left:
+            return False  # the consumer, or a member that did not leave
         others = [m for m in self.job_of[i].members if m != i]
-        return i in self.left and all(self.followed[m].done or self.schedule.hit(self.plan.processes[m].name)
+        return all(self.followed[m].done or self.schedule.hit(self.plan.processes[m].name)
                                       for m in others)
 
     def _live(self, i: int) -> bool:
