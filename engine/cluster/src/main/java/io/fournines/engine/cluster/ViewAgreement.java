@@ -19,7 +19,10 @@ import java.util.Random;
  *       on its view. A side of a partition without a majority therefore has no view: its jobs pause
  *       instead of restarting beside the majority's.</li>
  *   <li>A member whose coordinator is still heard refuses to vote for anyone else, so a member that
- *       comes back, or one that lost only its own link to the coordinator, cannot unseat it.</li>
+ *       comes back, or one that lost only its own link to the coordinator, cannot unseat it. So does
+ *       a member without a view that hears of a coordinator it reaches (it waits to be let in, say
+ *       between hearing of its coordinator's newer view and receiving it): a returning member that
+ *       does not reach that coordinator yet cannot win it over in the gap.</li>
  *   <li>The lowest-indexed member among those a member hears stands when there is no coordinator it
  *       hears of (a member that hears a coordinator's heartbeats, or those of its members, waits to
  *       be let in);
@@ -76,7 +79,8 @@ final class ViewAgreement {
     private final BitSet notFollowing = new BitSet();
     private long installedAtMillis;
     private long nowMillis;
-    /** When a heartbeat last named a coordinator this member hears, while it had no view itself. */
+    /** The coordinator a heartbeat last named that this member hears, while it had no view itself (-1: none), and when. */
+    private int coordinatorHeardOf = -1;
     private long coordinatorHeardOfAtMillis = Long.MIN_VALUE / 2;
 
     /**
@@ -146,7 +150,7 @@ final class ViewAgreement {
         }
         // Members take a round trip to install a view: until then their heartbeats name the old one.
         boolean straggler = !notFollowing.isEmpty() && nowMillis >= installedAtMillis + voteTimeoutMillis;
-        boolean led = nowMillis - coordinatorHeardOfAtMillis <= voteTimeoutMillis;
+        boolean led = led();
         if (coordinating ? straggler || !reachable.equals(view.members())
                 : view == null && !led && reachable.nextSetBit(0) == self) {
             stand(nowMillis);
@@ -173,18 +177,30 @@ final class ViewAgreement {
     private void onHeartbeat(int from, ViewMessage.Heartbeat heartbeat) {
         long theirView = heartbeat.term();
         if (view == null) {
-            if (theirView >= 0 && reachable.get(heartbeat.coordinator())) {
-                coordinatorHeardOfAtMillis = nowMillis;
-            }
+            heardOf(heartbeat);
             return;
         }
         if (theirView > view.term()) {
             pause("member " + from + " acts on a newer view, of term " + theirView);
+            heardOf(heartbeat);
         } else if (from == view.coordinator() && theirView < view.term()) {
             pause("the coordinator, member " + from + ", no longer acts on this view");
         } else if (view.coordinator() == self && view.includes(from)) {
             notFollowing.set(from, theirView != view.term());
         }
+    }
+
+    /** Without a view: a heartbeat naming a coordinator this member reaches leads it (it waits to be let in). */
+    private void heardOf(ViewMessage.Heartbeat heartbeat) {
+        if (heartbeat.term() >= 0 && reachable.get(heartbeat.coordinator())) {
+            coordinatorHeardOf = heartbeat.coordinator();
+            coordinatorHeardOfAtMillis = nowMillis;
+        }
+    }
+
+    /** Whether a coordinator this member reaches was named to it within the vote timeout. */
+    private boolean led() {
+        return coordinatorHeardOf >= 0 && nowMillis - coordinatorHeardOfAtMillis <= voteTimeoutMillis && reachable.get(coordinatorHeardOf);
     }
 
     private void stand(long nowMillis) {
@@ -208,7 +224,8 @@ final class ViewAgreement {
     }
 
     private void onVoteRequest(int candidate, long requested) {
-        boolean coordinatorHeard = view != null && view.coordinator() != candidate && reachable.get(view.coordinator());
+        boolean coordinatorHeard = view != null ? view.coordinator() != candidate && reachable.get(view.coordinator())
+                : led() && coordinatorHeardOf != candidate;
         if (requested > term) {
             newerTerm(requested);  // even when refusing: this member's own next candidacy must be newer still
         }
