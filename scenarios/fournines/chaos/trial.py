@@ -14,6 +14,7 @@ from fournines.chaos.recorded import recorded_files, recorded_lines
 from fournines.chaos.request import ChaosRequest, Prepared
 from fournines.chaos.trial_fault import CHAOS_POINT_FILE, TrialFault
 from fournines.members.signals import SignalCatcher
+from fournines.results.run_record import read_run_json
 from fournines.targets.local import run as local
 from fournines_analysis.errors import write_text
 
@@ -68,7 +69,7 @@ def run_trial(number: int, seed: int, fault: TrialFault, request: ChaosRequest, 
     job = trial_job(prepared.scenario, fault.faults(folder), fault.chaos_point, start_epoch_ns(time.time_ns()))
     code = local.run(job, local.member_launcher(prepared.member_jar), request.overrides.profile, chaos_dir, folder)
     _stop_on_signal(code, signals)
-    record = _run_record(folder) or {"status": "failed", "failure": "the run left no readable run.json"}
+    record = read_run_json(folder) or {"status": "failed", "failure": "the run left no readable run.json"}
     fired = bool(record.get("faults_injected")) or any(folder.rglob(CHAOS_POINT_FILE))
     status, failure = record["status"], record.get("failure")
     try:
@@ -93,13 +94,6 @@ def _stop_on_signal(exit_code: int, signals: SignalCatcher) -> None:
         raise Stopped(exit_code)
     if signals.first is not None:
         raise Stopped(128 + signals.first)
-
-
-def _run_record(folder: Path) -> dict:
-    try:
-        return json.loads((folder / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
 
 
 def _first_line(text: str | None) -> str:

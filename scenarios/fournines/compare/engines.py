@@ -8,12 +8,12 @@ engine cannot run is refused up front. A run that fails does not stop the others
 its evidence, and the comparison lists it under "Runs without a report"); an interrupted one
 (Ctrl-C) does.
 """
-import json
 import sys
 from pathlib import Path
 
 from fournines.results.folder import RESULTS_ROOT, new_results_folder
 from fournines.results.outcome import EXIT_FAILED
+from fournines.results.run_record import read_run_json
 from fournines.spec.overrides import Override, Overrides
 from fournines.spec.scenario import ScenarioError, load_scenario
 from fournines.spec.support import unsupported
@@ -92,7 +92,7 @@ def write_comparison(reported: list[Path], left_out: list[Path], folder: Path) -
     if left_out:
         rows = []
         for run_dir in left_out:
-            record = _run_record(run_dir)
+            record = read_run_json(run_dir)
             rows.append([run_dir.name, str(record.get("status", "no run.json")),
                          f"{record['achieved_rate']:,.0f}" if isinstance(record.get("achieved_rate"), (int, float)) else "–",
                          f"{record['target_rate']:,}" if isinstance(record.get("target_rate"), int) else "–",
@@ -105,8 +105,3 @@ def write_comparison(reported: list[Path], left_out: list[Path], folder: Path) -
     return write(blocks, folder)
 
 
-def _run_record(run_dir: Path) -> dict:
-    try:
-        return json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}

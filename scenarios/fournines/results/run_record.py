@@ -72,6 +72,14 @@ def write_run_json(run_dir: Path, record: dict) -> Path:
     return path
 
 
+def read_run_json(run_dir: Path) -> dict:
+    """A finished run's run.json as the runner wrote it; empty if there is none or it cannot be read."""
+    try:
+        return json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
 def sidecar_fields(run_dir: Path) -> dict:
     """kafka.json and loadgen.json (a Kafka load's broker, topic and load generator), when the run had them."""
     fields = {}

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * One job's snapshots across the cluster. Each member tells the coordinator (the oldest live member)
@@ -221,24 +222,21 @@ public final class ClusterSnapshots implements AutoCloseable {
 
     /** Starts the next snapshot if none runs and every member attached; false if it did not. */
     private boolean startNextIfIdle() {
-        long id;
-        int a;
+        String text;
         int[] to;
         synchronized (this) {
             if (running >= 0 || !allAttached) {
                 return false;
             }
-            id = ++lastStarted;
+            long id = ++lastStarted;
             running = id;
             runningSinceNanos = System.nanoTime();
-            a = attempt;
+            text = attempt + " " + id;
             savedBy.clear();
             recordedBy.clear();
             to = members.clone();
         }
-        for (int m : to) {
-            cluster.sendControl(m, ControlKind.SNAPSHOT_START, jobId, a + " " + id);
-        }
+        sendTo(to, ControlKind.SNAPSHOT_START, text);
         return true;
     }
 
@@ -279,22 +277,15 @@ public final class ClusterSnapshots implements AutoCloseable {
                     j.startSnapshot(id);
                 }
             }
-            case SNAPSHOT_SAVED -> {
-                // Decided under one lock with restarts: a restart planned in between would otherwise
-                // restart from n-1 while the members go on to commit n.
-                synchronized (coordination) {
-                    String text;
-                    int[] to;
-                    synchronized (this) {
-                        to = savedEverywhere(fromMember, id);
-                        text = attempt + " " + id;
-                        if (to != null) {
-                            committed = new Committed(id, to);
-                        }
-                    }
-                    sendTo(to, ControlKind.SNAPSHOT_DECIDED, text);
+            // Decided under one lock with restarts: a restart planned in between would otherwise
+            // restart from n-1 while the members go on to commit n.
+            case SNAPSHOT_SAVED -> onceEveryMemberHas(ControlKind.SNAPSHOT_DECIDED, id, () -> {
+                int[] to = savedEverywhere(fromMember, id);
+                if (to != null) {
+                    committed = new Committed(id, to);
                 }
-            }
+                return to;
+            });
             case SNAPSHOT_DECIDED -> {
                 // Never from a coordinator this member no longer follows: it may have reported its
                 // latest decision to the new one already, which restarts from that.
@@ -312,17 +303,7 @@ public final class ClusterSnapshots implements AutoCloseable {
                 }
                 cluster.sendControl(fromMember, ControlKind.SNAPSHOT_RECORDED, jobId, text);
             }
-            case SNAPSHOT_RECORDED -> {
-                synchronized (coordination) {
-                    String text;
-                    int[] to;
-                    synchronized (this) {
-                        to = recordedEverywhere(fromMember, id);
-                        text = attempt + " " + id;
-                    }
-                    sendTo(to, ControlKind.SNAPSHOT_COMMIT, text);
-                }
-            }
+            case SNAPSHOT_RECORDED -> onceEveryMemberHas(ControlKind.SNAPSHOT_COMMIT, id, () -> recordedEverywhere(fromMember, id));
             case ATTACHED -> startTimerOnceAllAttached(fromMember);
             case SNAPSHOT_COMMIT -> {
                 Job j;
@@ -350,6 +331,23 @@ public final class ClusterSnapshots implements AutoCloseable {
     /** The members to tell to commit, once every member of the attempt recorded the decision to commit snapshot {@code id}; else null. */
     private synchronized int[] recordedEverywhere(int member, long id) {
         return id == running && allIn(savedBy) && recordedBy.add(member) && allIn(recordedBy) ? members.clone() : null;
+    }
+
+    /**
+     * On the coordinator, under the lock it plans restarts under: sends {@code next} about snapshot
+     * {@code id} to the members {@code everyone} returns (run holding this object's lock: the
+     * attempt's members once all of them have reported, else null).
+     */
+    private void onceEveryMemberHas(ControlKind next, long id, Supplier<int[]> everyone) {
+        synchronized (coordination) {
+            String text;
+            int[] to;
+            synchronized (this) {
+                to = everyone.get();
+                text = attempt + " " + id;
+            }
+            sendTo(to, next, text);
+        }
     }
 
     private void sendTo(int[] to, ControlKind kind, String text) {

@@ -37,22 +37,24 @@ class ViewAgreementVoteTest {
         }
     });
 
-    @Test
-    void aMemberWaitingToBeLetInByACoordinatorItHearsVotesForNoOtherCandidate() {
-        member2.tick(10_000);
+    /** Member 2 hears members 0 and 1, has no view, and member 1's heartbeat names its view of term 3. */
+    private void hearsOfMember1sViewOfTerm3At(long nowMillis) {
+        member2.tick(nowMillis);
         member2.reachable(0, true);
         member2.reachable(1, true);
         member2.receive(1, new ViewMessage.Heartbeat(3, 1));
+    }
+
+    @Test
+    void aMemberWaitingToBeLetInByACoordinatorItHearsVotesForNoOtherCandidate() {
+        hearsOfMember1sViewOfTerm3At(10_000);
         member2.receive(0, new ViewMessage.VoteRequest(4));
         assertThat(votes).containsExactly("to 0: false");
     }
 
     @Test
     void onceThatCoordinatorIsNoLongerNamedItVotesAgain() {
-        member2.tick(10_000);
-        member2.reachable(0, true);
-        member2.reachable(1, true);
-        member2.receive(1, new ViewMessage.Heartbeat(3, 1));
+        hearsOfMember1sViewOfTerm3At(10_000);
         member2.tick(10_000 + VOTE_TIMEOUT_MS + 1);
         member2.receive(0, new ViewMessage.VoteRequest(4));
         assertThat(votes).containsExactly("to 0: true");
@@ -60,10 +62,7 @@ class ViewAgreementVoteTest {
 
     @Test
     void theCoordinatorItHearsOfGetsItsVote() {
-        member2.tick(10_000);
-        member2.reachable(0, true);
-        member2.reachable(1, true);
-        member2.receive(1, new ViewMessage.Heartbeat(3, 1));
+        hearsOfMember1sViewOfTerm3At(10_000);
         member2.receive(1, new ViewMessage.VoteRequest(4));
         assertThat(votes).containsExactly("to 1: true");
     }
