@@ -6,6 +6,9 @@ kind, target and time, so `SEED=S TRIALS=1` (with the same FAULTS) replays a tri
   the same window;
 - stop: SIGSTOP of any member for 5 s, past the 3 s failure timeout, so the others go on without it
   and it joins again, at 1-3 s;
+- partition: any member cut off from the other two for 5 s, at 1-3 s: the proxy between the members
+  drops everything either way while the connections stay open; the member, without a majority, pauses
+  its part, the other two restart the job without it, and when healed it is taken in again;
 - exception: a chaos point on any member: it throws once at the K-th event reaching the query's
   first stage there (K 7 000-27 000, 1-4 s of its third of the events), a processor failure the job
   recovers from; the member stays up (events, not results: a query's results may all reach one
@@ -32,8 +35,8 @@ class TrialFault:
     kind: str
     member: int  # the member hit, 0-based as the members number themselves (the runner's member-<i+1>)
     at: str  # when: a time since t=0 ("2345ms"), or the chaos point ("event:9000", "committed:3")
-    action: str | None = None  # the runner's signal (kill, stop); None: the member fails by itself
-    duration: str | None = None  # how long a stop lasts
+    action: str | None = None  # the runner's fault action (kill, stop, partition); None: the member fails by itself
+    duration: str | None = None  # how long a stop or partition lasts
     chaos_point: dict | None = None  # the job's `chaos_point`
 
     @property
@@ -75,6 +78,10 @@ def _stop(rng):
     return TrialFault("stop", rng.randrange(MEMBERS), _time_ms(rng, 1, 3), "stop", duration="5s")
 
 
+def _partition(rng):
+    return TrialFault("partition", rng.randrange(MEMBERS), _time_ms(rng, 1, 3), "partition", duration="5s")
+
+
 def _exception(rng):
     member, at = rng.randrange(MEMBERS), f"event:{rng.randint(7_000, 27_000)}"
     return TrialFault("exception", member, at, chaos_point={"member": member, "at": at, "then": "fail"})
@@ -86,8 +93,8 @@ def _commit_kill(rng):
 
 
 KINDS: dict[str, Callable[[random.Random], TrialFault]] = {
-    "kill": _kill, "kill-coordinator": _kill_coordinator, "stop": _stop, "exception": _exception,
-    "commit-kill": _commit_kill}
+    "kill": _kill, "kill-coordinator": _kill_coordinator, "stop": _stop, "partition": _partition,
+    "exception": _exception, "commit-kill": _commit_kill}
 
 
 def draw(seed: int, kinds) -> TrialFault:

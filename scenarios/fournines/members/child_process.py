@@ -8,7 +8,8 @@ fails with an exception. If the runner itself is killed with SIGKILL, the kernel
 SIGTERM (PR_SET_PDEATHSIG). Only a grandchild that starts its own session escapes all of this.
 
 Output arrives line by line on a queue, read by one thread per stream, so the runner can wait for
-output, the child's exit and signals in one loop.
+output, the child's exit and signals in one loop. A child that takes commands (`takes_input`) reads
+them on its stdin, one a line (`send`); any other child's stdin is empty.
 """
 import ctypes
 import os
@@ -47,16 +48,16 @@ def kill_group(leader: int, sig: int) -> None:
 
 
 class ChildProcess:
-    def __init__(self, command: list[str], cwd=None, env=None):
+    def __init__(self, command: list[str], cwd=None, env=None, takes_input: bool = False):
         self.command = command
-        self._cwd, self._env = cwd, env
+        self._cwd, self._env, self._takes_input = cwd, env, takes_input
         self.lines: queue.Queue[Line] = queue.Queue()
         self._open_streams = 0
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> "ChildProcess":
         self.process = subprocess.Popen(
-            self.command, cwd=self._cwd, env=self._env, stdin=subprocess.DEVNULL,
+            self.command, cwd=self._cwd, env=self._env, stdin=subprocess.PIPE if self._takes_input else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1,
             start_new_session=True, preexec_fn=die_with_parent)
         for name, stream in (("stdout", self.process.stdout), ("stderr", self.process.stderr)):
@@ -71,6 +72,14 @@ class ChildProcess:
     @property
     def pid(self) -> int:
         return self.process.pid
+
+    def send(self, line: str) -> None:
+        """One command line to a child that takes input; nothing if it is gone (its exit tells why)."""
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            pass
 
     def exit_code(self) -> int | None:
         return self.process.poll()

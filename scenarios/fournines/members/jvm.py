@@ -1,6 +1,6 @@
 """The member jar's command lines: the JVM flags the runner adds to the scenario's, a lone member's
-`run`, a local cluster's `serve` and the active-active result consumer's `consume`
-(scenarios/README.md, "The member contract").
+`run`, a local cluster's `serve`, the active-active result consumer's `consume` and the `proxy` a
+partition fault needs between a local cluster's members (scenarios/README.md, "The member contract").
 
 The member runs with the results folder as its working directory, so the GC log and the JFR
 recording are named relative to it: a results path with ':' or ',' in it would otherwise break
@@ -8,6 +8,7 @@ recording are named relative to it: a results path with ':' or ',' in it would o
 """
 import socket
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from fournines.members.heap import shared_heap_flags
@@ -18,6 +19,7 @@ GC_LOG_FLAG = "-Xlog:gc*:file=gc.log:time,uptime,level,tags"
 PROFILE_FILE = "profile.jfr"
 JFR_FLAG = f"-XX:StartFlightRecording=filename={PROFILE_FILE},settings=profile,dumponexit=true"
 CONSUMER_HEAP = ["-Xms512m", "-Xmx512m"]
+PROXY_FLAGS = ["-Xms32m", "-Xmx128m", "-XX:+UseSerialGC"]  # it only copies bytes between sockets
 
 # The command that starts a lone member for given JVM flags and results folder (member_command, or
 # a test's stand-in); a cluster's commands are made from it.
@@ -42,17 +44,35 @@ def command_prefix(launcher: Launcher, flags: list[str], run_dir: Path) -> list[
     return single[:len(single) - 1 - single[::-1].index("run")]
 
 
+@dataclass(frozen=True)
+class MemberAddresses:
+    """A local cluster's member ports: free loopback ports chosen here (every member needs the list)."""
+    listed: list[str]  # the member list: where the others dial each member
+    listen: list[str] | None = None  # where each member listens, when a proxy listens on its listed address
+
+    @staticmethod
+    def free(members: int, behind_proxy: bool) -> "MemberAddresses":
+        ports = [f"127.0.0.1:{p}" for p in _free_loopback_ports(2 * members if behind_proxy else members)]
+        return MemberAddresses(ports[:members], ports[members:] if behind_proxy else None)
+
+
 def serve_commands(launcher: Launcher, flags: list[str], run_dir: Path, folders: list[Path],
-                   machine_members: int) -> list[list[str]]:
+                   machine_members: int, addresses: MemberAddresses) -> list[list[str]]:
     """One `serve` command per member of a cluster, each writing into its folder; the heap is shared
-    by the `machine_members` members on this machine. The member ports are free loopback ports chosen
-    here (every member needs the list); each management API binds a port of its member's choosing,
-    reported in its `ready` line, so no port sits free for another process to take in between."""
+    by the `machine_members` members on this machine. Each management API binds a port of its member's
+    choosing, reported in its `ready` line, so no port sits free for another process to take in between."""
     prefix = command_prefix(launcher, shared_heap_flags(flags, machine_members), run_dir)
-    addresses = ",".join(f"127.0.0.1:{p}" for p in _free_loopback_ports(len(folders)))
-    return [[*prefix, "serve", "--index", str(i), "--members", addresses,
+    return [[*prefix, "serve", "--index", str(i), "--members", ",".join(addresses.listed),
+             *(["--listen", addresses.listen[i]] if addresses.listen else []),
              "--secret-file", str(run_dir.resolve() / SECRET_FILE), "--http", "127.0.0.1:0",
              "--out", str(folder.resolve())] for i, folder in enumerate(folders)]
+
+
+def proxy_command(launcher: Launcher, run_dir: Path, addresses: MemberAddresses) -> list[str]:
+    """The proxies in front of members that listen behind them: each member's listed address to the
+    one it listens on. The runner partitions members by writing to its stdin (`isolate I`, `heal I`)."""
+    routes = ",".join(f"{listed}={listen}" for listed, listen in zip(addresses.listed, addresses.listen))
+    return [*command_prefix(launcher, PROXY_FLAGS, run_dir), "proxy", "--routes", routes]
 
 
 def consume_command(launcher: Launcher, flags: list[str], run_dir: Path, folder: Path, copies: int,

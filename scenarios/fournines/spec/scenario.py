@@ -35,9 +35,9 @@ DEFAULT_SNAPSHOT_INTERVAL_MS = 10_000
 # Meanings, defaults and rules of every field: scenarios/README.md, "Scenario files".
 FAULT = Record({
     "at": Field(Duration()),
-    "action": Field(Choice("kill", "stop", "restart")),
+    "action": Field(Choice("kill", "stop", "restart", "partition")),
     "target": Field(Text(r"member-[1-9][0-9]*", "member-N, N from 1 to cluster.members")),
-    "duration": Field(Duration(0), OPTIONAL),  # stop: how long (≥ 1ms, checked below); restart: the delay before it
+    "duration": Field(Duration(0), OPTIONAL),  # stop, partition: how long (≥ 1ms, checked below); restart: the delay before it
 })
 
 SCHEMA = Record({
@@ -159,10 +159,12 @@ def _check_rules(s: dict, problems: Problems) -> None:
         if parse_duration(fault["at"]) >= end_s:
             problems.add(f"faults[{i}].at", f"must be before the end of the run (warmup + duration = {end_s:g}s); "
                          f"is {fault['at']!r}")
-        if fault["action"] == "stop" and "duration" not in fault:
-            problems.add(f"faults[{i}].duration", "missing; required when action is stop (how long to stop)")
-        elif fault["action"] == "stop" and parse_duration(fault["duration"]) < 0.001:
-            problems.add(f"faults[{i}].duration", f"must be at least 1ms when action is stop; is {fault['duration']!r}")
+        lasting = {"stop": "how long to stop", "partition": "how long the member is cut off"}.get(fault["action"])
+        if lasting and "duration" not in fault:
+            problems.add(f"faults[{i}].duration", f"missing; required when action is {fault['action']} ({lasting})")
+        elif lasting and parse_duration(fault["duration"]) < 0.001:
+            problems.add(f"faults[{i}].duration", f"must be at least 1ms when action is {fault['action']}; "
+                         f"is {fault['duration']!r}")
         if fault["action"] == "kill" and "duration" in fault:
             problems.add(f"faults[{i}].duration", "not allowed when action is kill (a killed member stays "
                          "down; use restart to bring it back)")

@@ -49,6 +49,9 @@ def _target_problems(scenario: dict) -> list[str]:
         if any(f["action"] == "restart" for f in scenario["faults"]):
             problems.append(f"{NOT_YET}: field faults with action=restart in mode=active-active (a copy that "
                             "lost a member stays lost; supported: kill, stop)")
+        if any(f["action"] == "partition" for f in scenario["faults"]):
+            problems.append(f"{NOT_YET}: field faults with action=partition in mode=active-active (the proxy "
+                            "stands between the members of one cluster; supported: kill, stop)")
     return problems
 
 

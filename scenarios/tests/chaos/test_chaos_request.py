@@ -23,14 +23,14 @@ def test_a_request_takes_its_keys_and_sets_the_trials_job():
 def test_defaults_all_kinds_a_fresh_seed_and_the_scenarios_own_guarantee():
     r = parse_request("q5-fault", [], new_seed=lambda: 1234)
     assert (r.trials, r.seed, r.guarantee) == (10, 1234, "exactly-once")
-    assert r.kinds == ("kill", "kill-coordinator", "stop", "exception", "commit-kill")
+    assert r.kinds == ("kill", "kill-coordinator", "stop", "partition", "exception", "commit-kill")
     assert parse_request("q5-fault", ["GUARANTEE=at-least-once"]).guarantee == "at-least-once"
 
 
 @pytest.mark.parametrize("args, message", [
     (["RATE=50000"], "override RATE=50000: chaos runs every trial with load.rate = 20000"),
     (["CLUSTER=5"], "override CLUSTER=5: chaos runs every trial with cluster.members = 3"),
-    (["FAULTS=kill,partition"], "override FAULTS=kill,partition: unknown fault kind 'partition'; kinds: kill, "),
+    (["FAULTS=kill,split"], "override FAULTS=kill,split: unknown fault kind 'split'; kinds: kill, "),
     (["FAULTS=stop,stop"], "override FAULTS=stop,stop: stop is given twice"),
     (["GUARANTEE=none"], "override GUARANTEE=none: chaos checks exactly-once or at-least-once"),
     (["TRIALS=many"], "override TRIALS=many: must be an integer from 1 to 10_000"),

@@ -25,8 +25,8 @@ def test_every_kind_is_drawn_and_stays_in_its_ranges():
                 assert f.target in ("member-2", "member-3") and 1 <= parse_duration(f.at) <= 4
             case "kill-coordinator":
                 assert f.target == "member-1" and 1 <= parse_duration(f.at) <= 4
-            case "stop":
-                assert 1 <= parse_duration(f.at) <= 3 and f.duration == "5s"
+            case "stop" | "partition":
+                assert 1 <= parse_duration(f.at) <= 3 and f.duration == "5s" and f.action == f.kind
             case "exception":
                 assert f.chaos_point == {"member": f.member, "at": f.at, "then": "fail"}
                 assert f.at.startswith("event:") and 7_000 <= int(f.at.split(":")[1]) <= 27_000 and f.action is None
@@ -40,11 +40,14 @@ def test_only_the_kinds_asked_for_are_drawn(kind):
     assert {draw(seed, (kind,)).kind for seed in range(20)} == {kind}
 
 
-def test_the_runners_faults_a_timed_kill_a_stop_and_a_kill_on_the_chaos_points_file(tmp_path):
+def test_the_runners_faults_a_timed_kill_a_stop_a_partition_and_a_kill_on_the_chaos_points_file(tmp_path):
     kill = next(f for f in (draw(s, ("kill",)) for s in range(10)) if f.target == "member-3")
     assert kill.faults(tmp_path) == [{"action": "kill", "target": "member-3", "at": kill.at}]
     stop = draw(1, ("stop",))
     assert stop.faults(tmp_path) == [{"action": "stop", "target": stop.target, "at": stop.at, "duration": "5s"}]
+    partition = draw(1, ("partition",))
+    assert partition.faults(tmp_path) == [{"action": "partition", "target": partition.target, "at": partition.at,
+                                           "duration": "5s"}]
     assert draw(1, ("exception",)).faults(tmp_path) == []  # the member throws by itself
     folder = tmp_path / "chaos[1]" / "trial-001"  # glob characters in the folder are taken literally
     (fault,) = draw(1, ("commit-kill",)).faults(folder)

@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from fournines.members.heap import shared_heap_flags
-from fournines.members.jvm import consume_command, jvm_flags, member_command, serve_commands
+from fournines.members.jvm import MemberAddresses, consume_command, jvm_flags, member_command, proxy_command, serve_commands
 from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import load_scenario
 
@@ -43,7 +43,8 @@ def launcher(flags, run_dir):
 
 def test_members_serve_on_distinct_loopback_ports(tmp_path):
     folders = [tmp_path / f"member-{i}" for i in (1, 2, 3)]
-    commands = serve_commands(launcher, ["-Xmx3g"], tmp_path, folders, 3)
+    commands = serve_commands(launcher, ["-Xmx3g"], tmp_path, folders, 3, MemberAddresses.free(3, behind_proxy=False))
+    assert "--listen" not in commands[0]
     assert [c[:4] for c in commands] == [["java", "-Xmx1024m", "-jar", "m.jar"]] * 3
     assert [c[c.index("--index") + 1] for c in commands] == ["0", "1", "2"]
     assert [c[c.index("--out") + 1] for c in commands] == [str(f) for f in folders]
@@ -53,6 +54,17 @@ def test_members_serve_on_distinct_loopback_ports(tmp_path):
     assert len(set(addresses)) == 3 and all(a.startswith("127.0.0.1:") for a in addresses)
     # Each API binds a port of its own choosing (reported in the member's ready line): none sits free for another process.
     assert {c[c.index("--http") + 1] for c in commands} == {"127.0.0.1:0"}
+
+
+def test_members_behind_a_proxy_listen_where_it_forwards_what_is_dialed_to_their_listed_address(tmp_path):
+    addresses = MemberAddresses.free(3, behind_proxy=True)
+    assert len(set(addresses.listed + addresses.listen)) == 6
+    commands = serve_commands(launcher, ["-Xmx3g"], tmp_path, [tmp_path / f"member-{i}" for i in (1, 2, 3)], 3, addresses)
+    assert [c[c.index("--listen") + 1] for c in commands] == addresses.listen
+    assert {c[c.index("--members") + 1] for c in commands} == {",".join(addresses.listed)}
+    proxy = proxy_command(launcher, tmp_path, addresses)
+    assert proxy[-3:-1] == ["proxy", "--routes"]
+    assert proxy[-1].split(",") == [f"{a}={b}" for a, b in zip(addresses.listed, addresses.listen)]
 
 
 def test_the_consumer_has_its_own_heap(tmp_path):

@@ -95,14 +95,15 @@ FAULTS = MINIMAL + textwrap.dedent("""\
     faults:
       - {at: 5s, action: stop, target: member-2}
       - {at: 40s, action: kill, target: member-3, duration: 1s}
+      - {at: 6s, action: partition, target: member-1}
     """)
 
 
 def test_fault_fields_are_checked(tmp_path):
     lines = errors(tmp_path, FAULTS + "  - {at: 5s, action: explode, target: m1}\n")
     text = "\n".join(lines)
-    assert "faults[2].action: must be one of kill, stop, restart" in text
-    assert "faults[2].target: must be member-N" in text
+    assert "faults[3].action: must be one of kill, stop, restart, partition" in text
+    assert "faults[3].target: must be member-N" in text
     assert len(lines) == 2  # field-by-field problems first; the rules between fields need valid fields
 
 
@@ -113,6 +114,7 @@ def test_fault_rules_between_fields(tmp_path):
     assert "faults[1].target: must be member-1 … member-2" in text
     assert "faults[1].at: must be before the end of the run (warmup + duration = 30s)" in text
     assert "faults[1].duration: not allowed when action is kill" in text
+    assert "faults[2].duration: missing; required when action is partition (how long the member is cut off)" in text
 
 
 def test_a_restart_fault_gets_a_zero_delay_by_default(tmp_path):

@@ -50,6 +50,16 @@ def test_faults_are_injected_into_any_of_a_local_clusters_members(tmp_path):
         "the run; supported: cluster.members > 1)"]
 
 
+def test_a_partition_needs_one_cluster_behind_the_proxy(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text("name: p\nquery: {name: q0}\nload: {rate: 5}\n"
+                    "faults: [{at: 5s, action: partition, target: member-2, duration: 2s}]\n")
+    assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=3"]))) == []
+    assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=4", "MODE=active-active"]))) == [
+        "not supported yet by this build: field faults with action=partition in mode=active-active (the proxy "
+        "stands between the members of one cluster; supported: kill, stop)"]
+
+
 def _engine_can_run(scenario: dict, engine: str) -> bool:
     runs = ENGINES[engine]
     return (scenario["query"]["name"] in runs.queries and scenario["guarantee"] in runs.guarantees

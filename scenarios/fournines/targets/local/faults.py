@@ -12,7 +12,9 @@ t=0 is known, and the `duration` of a stop or restart counts from its firing ins
 
 - kill: SIGKILL;
 - stop: SIGSTOP, then SIGCONT after `duration`;
-- restart: SIGKILL, then the same member started again after `duration` (the caller's `restart`).
+- restart: SIGKILL, then the same member started again after `duration` (the caller's `restart`);
+- partition: the member cut off from every other member, both ways, then joined to them again after
+  `duration` (the caller's `partition`: a proxy between the members drops their traffic).
 
 Signals go to the target's whole process group (a member and anything it started), unless the target
 shares the runner's group, where only the process itself is hit: a fault must never reach the runner.
@@ -21,7 +23,8 @@ ends it on Ctrl-C as on any other exit.
 
 Usage (play.py; any runner with named processes can do the same):
 
-    schedule = FaultSchedule(scenario["faults"], {"member-2": child, ...}, restart=start_again, announce=print)
+    schedule = FaultSchedule(scenario["faults"], {"member-2": child, ...}, restart=start_again, announce=print,
+                             partition=cut_off)
     schedule.start(load_t0_epoch_s)   # when the load's t=0 was; `at` counts from it
     while running: schedule.poll(); ...
     schedule.release()                # before stopping the processes
@@ -54,15 +57,17 @@ class _Fault:
     record: dict = field(default_factory=dict)
     fired: bool = False
     fired_clock: float = 0.0  # the clock at firing: where a when_file fault's duration counts from
-    ended: bool = False  # stop: continued; restart: started again; kill: never
+    ended: bool = False  # stop: continued; restart: started again; partition: healed; kill: never
 
 
 class FaultSchedule:
     def __init__(self, faults: list[dict], targets: MutableMapping[str, Process],
                  restart: Callable[[str], Process] | None = None,
-                 announce: Callable[[str], None] = lambda text: None, clock: Callable[[], float] = time.time):
+                 announce: Callable[[str], None] = lambda text: None, clock: Callable[[], float] = time.time,
+                 partition: Callable[[str, bool], None] | None = None):
         """`targets`: name -> process handle (anything with a pid); a restart puts the new handle in it.
-        `restart(name)` starts the named process again and returns its handle."""
+        `restart(name)` starts the named process again and returns its handle; `partition(name, cut)`
+        cuts the named member off from the others (True) or joins it to them again (False)."""
         self._faults = [_Fault(i, f["action"], f["target"], parse_duration(f["at"]) if "at" in f else None,
                                f.get("when_file"), parse_duration(f["duration"]) if "duration" in f else None)
                         for i, f in enumerate(faults)]
@@ -74,7 +79,10 @@ class FaultSchedule:
                                  f"known: {', '.join(targets)}")
             if fault.action == "restart" and restart is None:
                 raise ValueError(f"faults[{fault.index}].action: restart, but this run cannot restart {fault.target}")
+            if fault.action == "partition" and partition is None:
+                raise ValueError(f"faults[{fault.index}].action: partition, but this run has no proxy between its members")
         self.targets, self._restart, self._announce, self._clock = targets, restart, announce, clock
+        self._partition = partition
         self._t0: float | None = None
 
     def start(self, t0_epoch_s: float) -> None:
@@ -87,7 +95,7 @@ class FaultSchedule:
                 fault.record["since_load_start_s"] = self._since_t0(fault.record["injected_at_us"])
 
     def poll(self) -> None:
-        """Fires every fault (and every end of a stop or restart) that is due."""
+        """Fires every fault (and every end of a stop, restart or partition) that is due."""
         for fault in self._faults:
             if not fault.fired:
                 if self._due(fault):
@@ -101,7 +109,7 @@ class FaultSchedule:
         return fault.when_file is None or self._matched(fault) is not None
 
     def _over(self, fault: _Fault) -> bool:
-        """Whether a fired stop or restart has lasted its duration."""
+        """Whether a fired stop, restart or partition has lasted its duration."""
         if fault.when_file is not None:
             return self._clock() >= fault.fired_clock + fault.duration_s
         return self._clock() - self._t0 >= fault.at_s + fault.duration_s
@@ -137,10 +145,15 @@ class FaultSchedule:
         return [dict(f.record) for f in fired]
 
     def _fire(self, fault: _Fault) -> None:
-        sig = signal.SIGSTOP if fault.action == "stop" else signal.SIGKILL
         pid = self.targets[fault.target].pid
         matched = self._matched(fault) if fault.when_file is not None else None
-        signal_group(pid, sig)
+        if fault.action == "partition":
+            self._partition(fault.target, True)
+            how = "cut off from the other members"
+        else:
+            sig = signal.SIGSTOP if fault.action == "stop" else signal.SIGKILL
+            signal_group(pid, sig)
+            how = signal.Signals(sig).name
         at_us = self._now_us()
         fault.fired, fault.fired_clock = True, at_us / 1e6
         fault.record = {"action": fault.action, "target": fault.target, "at_s": fault.at_s, "pid": pid,
@@ -151,7 +164,7 @@ class FaultSchedule:
             fault.record["duration_s"] = fault.duration_s
         since = fault.record["since_load_start_s"]
         when = f"at {since:.3f} s" if since is not None else "before the load's t=0 was known"
-        self._announce(f"fault: {fault.action} {fault.target} (pid {pid}, {signal.Signals(sig).name}) {when}"
+        self._announce(f"fault: {fault.action} {fault.target} (pid {pid}, {how}) {when}"
                        + (f", on {matched}" if matched else "") + self._for(fault))
 
     def _end(self, fault: _Fault) -> None:
@@ -160,6 +173,11 @@ class FaultSchedule:
             signal_group(fault.record["pid"], signal.SIGCONT)
             fault.record["resumed_at_us"] = self._now_us()
             self._announce(f"fault: {fault.target} continued (SIGCONT) after {self._lasted(fault, 'resumed_at_us')}")
+        elif fault.action == "partition":
+            self._partition(fault.target, False)
+            fault.record["healed_at_us"] = self._now_us()
+            self._announce(f"fault: {fault.target} joined to the other members again after "
+                           f"{self._lasted(fault, 'healed_at_us')}")
         else:
             self.targets[fault.target] = self._restart(fault.target)
             fault.record["restarted_at_us"] = self._now_us()
@@ -175,7 +193,7 @@ class FaultSchedule:
 
     @staticmethod
     def _for(fault: _Fault) -> str:
-        if fault.action == "stop":
+        if fault.action in ("stop", "partition"):
             return f" for {fault.duration_s:g} s"
         return f", back after {fault.duration_s:g} s" if fault.action == "restart" else ""
 

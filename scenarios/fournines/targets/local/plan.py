@@ -14,6 +14,10 @@ i) and schedules it at t0 + i/rate, and both copies are given the same t0 (START
 jobs are submitted). A copy is lost when one of its members exits or its job fails; the run goes on
 while one copy and the consumer live.
 
+A cluster whose faults include a partition runs behind a proxy (the member jar's `proxy`, a process of
+the plan): the member list names the proxy's addresses, each member listens behind its own, and the
+runner cuts a member off by writing to the proxy's stdin.
+
 Serving members share a secret generated for the run (cluster.secret, mode 0600, in the results
 folder); the runner's API calls carry the bearer token derived from it.
 """
@@ -23,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fournines.members.jvm import Launcher, consume_command, serve_commands
+from fournines.members.jvm import Launcher, MemberAddresses, consume_command, proxy_command, serve_commands
 from fournines.members.secret import api_token, write_secret
 from fournines.results.folder import consumer_dir, member_dir
 from fournines.results.member_merge import CopyResult, lift_job_files, merge_active_active, merge_members
@@ -43,6 +47,7 @@ class Process:
     folder: Path  # its working directory, where it writes its files
     log: str  # the file in `folder` its own output goes to
     serves: bool  # says where it serves (a `ready` line) and runs until stopped; else it runs its own job and exits
+    takes_input: bool = False  # reads commands on its stdin (the proxy)
 
 
 @dataclass
@@ -70,6 +75,7 @@ class Plan:
     jobs: list[Job]
     consumer: int | None = None  # the result consumer's index: its progress is the run's, its done ends it
     token: str | None = None  # the management API's, for a plan that submits jobs
+    proxy: int | None = None  # the index of the proxy between the members, for a plan with partition faults
     start_lead_s: float = 0.0  # > 0: the jobs share a start this long after they are submitted
     merge: Callable[[], None] = field(default=lambda: None)  # the members' files into the run's own
 
@@ -112,9 +118,16 @@ def lone(command: list[str], folder: Path) -> Plan:
 
 def cluster(scenario: dict, launcher: Launcher, flags: list[str], run_dir: Path) -> Plan:
     folders = [member_dir(run_dir, i) for i in range(scenario["cluster"]["members"])]
-    members = _members(serve_commands(launcher, flags, run_dir, folders, len(folders)), folders)
-    job = {**scenario, "faults": []}  # the faults are the runner's to inject
-    return Plan(members, [Job("the job", list(range(len(members))), job)], token=api_token(write_secret(run_dir)),
+    behind_proxy = any(f["action"] == "partition" for f in scenario["faults"])
+    addresses = MemberAddresses.free(len(folders), behind_proxy)
+    processes = _members(serve_commands(launcher, flags, run_dir, folders, len(folders), addresses), folders)
+    job = Job("the job", list(range(len(processes))), {**scenario, "faults": []})  # the faults are the runner's to inject
+    proxy = None
+    if behind_proxy:
+        proxy = len(processes)
+        processes.append(Process("proxy", "the member proxy", proxy_command(launcher, run_dir, addresses), run_dir,
+                                 "proxy.log", serves=True, takes_input=True))
+    return Plan(processes, [job], token=api_token(write_secret(run_dir)), proxy=proxy,
                 merge=lambda: merge_members(run_dir, folders))
 
 
@@ -125,7 +138,8 @@ def active_active(scenario: dict, launcher: Launcher, flags: list[str], run_dir:
     copies = [Job(f"copy {c + 1}", list(range(c * k, (c + 1) * k)), copy_job(scenario, k), copy=c + 1)
               for c in range(COPIES)]
     commands = [command for copy in copies
-                for command in serve_commands(launcher, flags, run_dir, [folders[i] for i in copy.members], count)]
+                for command in serve_commands(launcher, flags, run_dir, [folders[i] for i in copy.members], count,
+                                              MemberAddresses.free(k, behind_proxy=False))]
     consumer_folder = consumer_dir(run_dir)
     consumer_folder.mkdir(parents=True, exist_ok=True)
     # What the consumer reads (query, rate, warm-up, duration); the faults are the runner's.

@@ -94,7 +94,8 @@ class _Run:
                                           self.last_words))
         self.job_of = {i: job for job in plan.jobs for i in job.members}
         self.schedule = FaultSchedule(faults, {plan.processes[i].name: self.followed[i].child for i in self.job_of},
-                                      self._start_again, lambda text: display.output(text, "stderr"))
+                                      self._start_again, lambda text: display.output(text, "stderr"),
+                                      partition=self._partition if plan.proxy is not None else None)
         self.api = ManagementApi(plan.token) if plan.token else None
         # The job's t=0 (epoch s): the copies' shared start, or else arrival minus elapsed_s of the members'
         # progress lines (they start the job at one instant). A line can arrive late, never early, so the
@@ -157,13 +158,19 @@ class _Run:
                 pass  # the run is already ending for a reason of its own; that one is reported
 
     def _start(self, process: Process) -> ChildProcess:
-        return self.stack.enter_context(ChildProcess(process.command, cwd=process.folder))
+        return self.stack.enter_context(ChildProcess(process.command, cwd=process.folder, takes_input=process.takes_input))
 
     def _start_again(self, name: str) -> ChildProcess:
         """A fault's restart: the member's process started again, followed as before."""
         i = next(i for i, p in enumerate(self.plan.processes) if p.name == name)
         self.followed[i].child = self._start(self.plan.processes[i])
         return self.followed[i].child
+
+    def _partition(self, name: str, cut: bool) -> None:
+        """A partition fault: the proxy cuts the member off from the others, or joins it to them again.
+        The proxy's routes are the members' in plan order."""
+        member = next(i for i, p in enumerate(self.plan.processes) if p.name == name)
+        self.followed[self.plan.proxy].child.send(f"{'isolate' if cut else 'heal'} {member}")
 
     def _fail(self, cause: str) -> NoReturn:
         raise _Ended("failed", cause + str(self.last_words), EXIT_FAILED)
@@ -207,7 +214,7 @@ class _Run:
         return not self.schedule.silenced(self.plan.processes[i].name)
 
     def _check_exits(self) -> None:
-        """A serving process that exited: the consumer's exit fails the run; a member's loses its job,
+        """A serving process that exited: the consumer's or the proxy's exit fails the run; a member's loses its job,
         unless a fault explains it and the job can recover (a copy cannot: the other carries the output)."""
         for i, (f, p) in enumerate(zip(self.followed, self.plan.processes)):
             why = f.exit_problem() if p.serves else None
@@ -215,7 +222,7 @@ class _Run:
                 continue
             job = self.job_of.get(i)
             if job is None:
-                self._fail(why)  # the consumer: the run's output
+                self._fail(why)  # the consumer (the run's output) or the proxy (the members' network)
             elif not job.lost and (job.copy is not None or not self.schedule.down(p.name)):
                 self._lose(job, why)
 

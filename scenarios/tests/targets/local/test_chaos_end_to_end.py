@@ -41,7 +41,7 @@ def _chaos(tmp_path: Path, *args: str) -> tuple[int, dict, str]:
     return chaos.returncode, json.loads(report.read_text()), output
 
 
-@pytest.mark.parametrize("kind", ["kill", "kill-coordinator", "stop", "exception", "commit-kill"])
+@pytest.mark.parametrize("kind", ["kill", "kill-coordinator", "stop", "partition", "exception", "commit-kill"])
 def test_exactly_once_loses_duplicates_and_alters_nothing_under_each_fault(tmp_path, kind):
     code, report, output = _chaos(tmp_path, f"FAULTS={kind}")
     (trial,) = report["trials"]

@@ -123,6 +123,28 @@ def test_restart_kills_then_starts_the_same_member_again_after_its_duration(stac
     assert said[-1] == f"fault: member-2 started again (pid {second.pid}) after 2.000 s"
 
 
+def test_partition_cuts_the_member_off_for_its_duration_and_signals_nothing(stack):
+    child = stack.enter_context(ChildProcess(TREE))
+    clock, said, cuts = Clock(), [], []
+    schedule = FaultSchedule([{"at": "1s", "action": "partition", "target": "member-2", "duration": "3s"}],
+                             {"member-2": child}, announce=said.append, clock=clock,
+                             partition=lambda name, cut: cuts.append((name, cut)))
+    schedule.start(clock.now - 1)
+    schedule.poll()
+    assert cuts == [("member-2", True)] and state(child.pid) == "S"
+    assert not schedule.silenced("member-2") and not schedule.hit("member-2")
+    clock.now += 2.999
+    schedule.poll()
+    assert cuts == [("member-2", True)]
+    clock.now += 0.001
+    schedule.poll()
+    assert cuts == [("member-2", True), ("member-2", False)]
+    (record,) = schedule.injected()
+    assert record["healed_at_us"] - record["injected_at_us"] == 3_000_000
+    assert said == [f"fault: partition member-2 (pid {child.pid}, cut off from the other members) at 1.000 s for 3 s",
+                    "fault: member-2 joined to the other members again after 3.000 s"]
+
+
 def test_a_target_in_the_runners_own_group_is_hit_alone():
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # the runner's group
     try:
@@ -136,6 +158,8 @@ def test_a_target_in_the_runners_own_group_is_hit_alone():
 def test_unknown_targets_and_restarts_without_a_way_to_restart_are_refused():
     with pytest.raises(ValueError, match=r"faults\[0\].target: no such process 'member-4'; known: member-2"):
         FaultSchedule([{"at": "1s", "action": "kill", "target": "member-4"}], {"member-2": object()})
+    with pytest.raises(ValueError, match=r"faults\[0\].action: partition, but this run has no proxy between its members"):
+        FaultSchedule([{"at": "1s", "action": "partition", "target": "member-2", "duration": "1s"}], {"member-2": object()})
     with pytest.raises(ValueError, match=r"faults\[0\].action: restart, but this run cannot restart member-2"):
         FaultSchedule([{"at": "1s", "action": "restart", "target": "member-2", "duration": "0s"}],
                       {"member-2": object()})

@@ -4,8 +4,9 @@ the job has no snapshot to restart from, so it fails and the report says the lat
 recovered; with exactly-once snapshots the survivors restart it from the latest one and the run
 completes, its report showing the time to recover and the restarts, also when the load comes
 through Kafka (the survivors' sources seek the snapshot's offsets); a member restarted by a fault,
-or stopped for longer than the failure timeout, joins again and is taken back into the job. No member process may outlive any run, nor the
-broker or load generator of a Kafka run."""
+or stopped or cut off by a partition for longer than the failure timeout, joins again and is taken back
+into the job. No member process may outlive any run, nor the proxy of a partitioned one, nor the broker
+or load generator of a Kafka run."""
 import json
 import os
 from pathlib import Path
@@ -119,7 +120,8 @@ def test_a_kafka_fed_cluster_restarts_from_the_snapshots_offsets(tmp_path):
     # Started again 1 s after the kill, the member needs a JVM start, the join and the 2 s scale-out delay: 16 s is room for that.
     ("{at: 5s, action: restart, target: member-2, duration: 1s}", False),
     ("{at: 5s, action: stop, target: member-2, duration: 5s}", True),  # past the failure timeout: its part leaves
-], ids=["restarted", "stopped past the failure timeout"])
+    ("{at: 5s, action: partition, target: member-2, duration: 5s}", True),  # cut off from a majority: it pauses, then leaves
+], ids=["restarted", "stopped past the failure timeout", "partitioned past the failure timeout"])
 def test_a_member_back_from_a_fault_is_taken_back_into_the_job(tmp_path, fault, leaves):
     exit_code, run_dir, record = run_scenario(tmp_path, SCENARIO.replace("{at: 6s, action: kill, target: member-2}", fault)
                                               .replace("duration: 12s", "duration: 16s") + SNAPSHOTS)

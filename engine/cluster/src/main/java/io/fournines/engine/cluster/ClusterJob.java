@@ -337,6 +337,11 @@ public final class ClusterJob {
         view.members().stream().filter(m -> Arrays.stream(running).noneMatch(r -> r == m)).forEach(m -> takeIn(m, joinText));
     }
 
+    /** The members of the attempt this member runs or last ran. */
+    public synchronized int[] members() {
+        return members.clone();
+    }
+
     private synchronized Handover.Report ownReport() {
         ClusterSnapshots.Committed c = snapshots.committed();
         return new Handover.Report(attempt, members, c.snapshotId(), c.writers());

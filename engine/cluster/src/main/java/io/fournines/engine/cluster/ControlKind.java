@@ -16,6 +16,11 @@ public enum ControlKind {
     FINISHED(5),
     /** Coordinator to a member its view took in that does not run the job: the job it is to take part in (text: as START's). */
     ADOPT(6),
+    /**
+     * Coordinator to a member of its view whose part runs an attempt the job ended without (it was cut
+     * off, and healed too late to be taken in): leave the part (text: how the job ended, and where).
+     */
+    LEAVE(7),
     /** Coordinator to the job's members: take snapshot N of attempt A (text: "A N"). */
     SNAPSHOT_START(16),
     /** To the coordinator: this member saved snapshot N and its backups hold it (text: "A N"). */
@@ -63,7 +68,7 @@ public enum ControlKind {
      * each names its attempt, and a commit decided is a commit to carry out whichever view follows.
      */
     boolean fromCoordinator() {
-        return this == START || this == ADOPT || this == RESTART;
+        return this == START || this == ADOPT || this == RESTART || this == LEAVE;
     }
 
     /** Handled by the job's {@link ClusterJob} on each member: restarts and snapshots. */

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -146,6 +147,12 @@ public final class JobControl implements Cluster.Listener {
                 }
                 failLocally(job, text);
             }
+            case LEAVE -> {
+                JobState job = jobs.get(jobId);
+                if (job != null && !job.left && (job.state.equals("starting") || job.state.equals("running"))) {
+                    leave(job, "member " + cluster.self() + ": left job " + jobId + ": it " + text + " without this member");
+                }
+            }
             case FINISHED -> {
                 JobState job = jobs.get(jobId);
                 if (job != null) {
@@ -272,7 +279,26 @@ public final class JobControl implements Cluster.Listener {
             job.cause = "member " + cluster.self() + ": " + run.failure();
             cluster.broadcastControl(ControlKind.FAIL, job.id, job.cause);
         }
+        if (job.state.equals("completed")) {
+            releaseStaleParts(job, cluster.view());
+        }
         cluster.sendControl(cluster.coordinator(), ControlKind.FINISHED, job.id, job.state + (job.cause == null ? "" : ": " + job.cause));
+    }
+
+    /**
+     * On the coordinator of {@code view}, for a job that completed here: the members of the view that
+     * the last attempt left out (cut off, and back too late to be taken in) may still run an older
+     * attempt's part that will never finish; they leave it. Told when the job completes and with
+     * every view after, so one that comes back later hears it too.
+     */
+    private void releaseStaleParts(JobState job, View view) {
+        if (view == null || view.coordinator() != cluster.self()) {
+            return;
+        }
+        int[] ranIt = job.clusterJob.members();
+        String how = "completed on members " + Arrays.toString(ranIt);
+        view.members().stream().filter(m -> Arrays.stream(ranIt).noneMatch(r -> r == m))
+                .forEach(m -> cluster.sendControl(m, ControlKind.LEAVE, job.id, how));
     }
 
     private void failLocally(JobState job, String cause) {
@@ -304,7 +330,8 @@ public final class JobControl implements Cluster.Listener {
     /**
      * A view installed here: on its coordinator, each job with snapshots restarts without the members
      * the view left out and takes in those it holds that do not run the job; a member that runs a
-     * job the view's coordinator did not direct reports it to that coordinator. No view: unless one
+     * job the view's coordinator did not direct reports it to that coordinator; the coordinator tells
+     * members left out of a job that completed to leave a stale part ({@link #releaseStaleParts}). No view: unless one
      * comes within the failure timeout (a view changing takes a round trip), this member leaves its
      * parts; the majority's coordinator takes it in again.
      */
@@ -323,6 +350,8 @@ public final class JobControl implements Cluster.Listener {
             ClusterJob clusterJob = job.clusterJob;
             if (job.state.equals("running") && clusterJob != null && job.startText != null) {
                 clusterJob.onView(view, job.startText);
+            } else if (job.state.equals("completed") && clusterJob != null) {
+                releaseStaleParts(job, view);
             }
         }
     }

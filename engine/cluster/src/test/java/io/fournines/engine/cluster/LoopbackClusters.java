@@ -7,12 +7,13 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.IntFunction;
 
 /**
  * Members of one cluster in this JVM, on loopback ports, with real connections, each behind a
- * {@link FaultProxy} if asked; closes them all.
+ * {@link FaultProxy} if asked ({@link FaultProxies}); closes them all.
  */
 final class LoopbackClusters implements AutoCloseable {
 
@@ -30,7 +31,7 @@ final class LoopbackClusters implements AutoCloseable {
 
     private final List<Cluster> clusters = new ArrayList<>();
     private final List<ByteArrayOutputStream> logs = new ArrayList<>();
-    private final List<FaultProxy> proxies = new ArrayList<>();
+    private FaultProxies proxies;
 
     /** Joins {@code n} members, member i with {@code listeners.apply(i)}; returns when all have joined. */
     List<Cluster> join(int n, IntFunction<Cluster.Listener> listeners) throws Exception {
@@ -38,23 +39,18 @@ final class LoopbackClusters implements AutoCloseable {
     }
 
     /**
-     * Joins {@code n} members each behind a proxy of its own ({@link #proxy}): the member list names
+     * Joins {@code n} members each behind a proxy of its own ({@link #proxies}): the member list names
      * the proxies, so member j's connection to member i (j &gt; i dials) goes through proxy i.
      */
     List<Cluster> joinBehindProxies(int n, IntFunction<Cluster.Listener> listeners) throws Exception {
         List<InetSocketAddress> listen = freeAddresses(n);
-        List<InetSocketAddress> members = new ArrayList<>();
-        for (InetSocketAddress member : listen) {
-            FaultProxy proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", 0), member);
-            proxies.add(proxy);
-            members.add(proxy.address());
-        }
-        return joined(attempt(members, listeners, (list, i) -> config(list, i).listeningOn(listen.get(i))));
+        proxies = FaultProxies.start(Collections.nCopies(n, new InetSocketAddress("127.0.0.1", 0)), listen);
+        return joined(attempt(proxies.addresses(), listeners, (list, i) -> config(list, i).listeningOn(listen.get(i))));
     }
 
-    /** The proxy in front of member {@code i} ({@link #joinBehindProxies}). */
-    FaultProxy proxy(int i) {
-        return proxies.get(i);
+    /** The proxies in front of the members ({@link #joinBehindProxies}). */
+    FaultProxies proxies() {
+        return proxies;
     }
 
     private static ClusterConfig config(List<InetSocketAddress> members, int index) {
@@ -157,6 +153,8 @@ final class LoopbackClusters implements AutoCloseable {
     @Override
     public void close() {
         clusters.forEach(Cluster::close);
-        proxies.forEach(FaultProxy::close);
+        if (proxies != null) {
+            proxies.close();
+        }
     }
 }

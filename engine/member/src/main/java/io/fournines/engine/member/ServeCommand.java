@@ -55,6 +55,10 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--secret-file", paramLabel = "FILE", description = "the cluster secret; default: the " + ClusterSecret.ENV + " environment variable")
     Path secretFile;
 
+    @Option(names = "--listen", paramLabel = "HOST:PORT",
+            description = "where this member listens, when its address in the list is a proxy in front of it (default: that address)")
+    String listen;
+
     @Option(names = "--http", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:0", description = "the management API's address (default: ${DEFAULT-VALUE})")
     String http;
 
@@ -90,6 +94,9 @@ public final class ServeCommand implements Callable<Integer> {
         InetSocketAddress httpAddress;
         try {
             config = new ClusterConfig(memberList(), index, ClusterSecret.load(secretFile), heartbeatMillis, failureTimeoutMillis, joinTimeoutMillis);
+            if (listen != null) {
+                config = config.listeningOn(ClusterConfig.address(listen));
+            }
             httpAddress = ClusterConfig.address(http);
         } catch (IllegalArgumentException | IOException e) {
             System.err.println("member: " + e.getMessage());

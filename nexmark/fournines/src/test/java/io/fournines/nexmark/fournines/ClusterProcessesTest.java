@@ -2,7 +2,7 @@ package io.fournines.nexmark.fournines;
 
 import io.fournines.engine.cluster.ClusterConfig;
 import io.fournines.engine.cluster.ClusterSecret;
-import io.fournines.engine.cluster.FaultProxy;
+import io.fournines.engine.cluster.FaultProxies;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.kafkalocal.LocalKafka;
 import io.fournines.nexmark.driver.GeneratorSpec;
@@ -34,6 +34,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,12 +59,15 @@ class ClusterProcessesTest {
     Path dir;
 
     private final Map<String, Process> processes = new java.util.concurrent.ConcurrentHashMap<>();
-    private final List<FaultProxy> proxies = new ArrayList<>();
+    /** The proxies in front of the members, once {@link #startThreeBehindProxies} started them. */
+    private FaultProxies proxies;
 
     @AfterEach
     void killAll() {
         processes.values().forEach(Process::destroyForcibly);
-        proxies.forEach(FaultProxy::close);
+        if (proxies != null) {
+            proxies.close();
+        }
     }
 
     private Process start(String name, String... args) throws IOException {
@@ -176,19 +180,14 @@ class ClusterProcessesTest {
     }
 
     /**
-     * Starts the driver on 3 members, each behind a {@link FaultProxy} in this JVM ({@code proxies},
-     * by member): the member list names the proxies, so member j's connection to member i (j &gt; i
-     * dials) goes through proxy i.
+     * Starts the driver on 3 members, each behind a proxy in this JVM ({@link #proxies}): the member
+     * list names the proxies, so member j's connection to member i (j &gt; i dials) goes through proxy i.
      */
     private List<Process> startThreeBehindProxies(String query, long events, String guarantee, double rate) throws Exception {
         List<String> listen = List.of(freeAddresses(3).split(","));
-        List<String> names = new ArrayList<>();
-        for (String address : listen) {
-            FaultProxy proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", 0), ClusterConfig.address(address));
-            proxies.add(proxy);
-            names.add("127.0.0.1:" + proxy.address().getPort());
-        }
-        this.members = String.join(",", names);
+        proxies = FaultProxies.start(Collections.nCopies(3, new InetSocketAddress("127.0.0.1", 0)),
+                listen.stream().map(ClusterConfig::address).toList());
+        this.members = proxies.addresses().stream().map(a -> "127.0.0.1:" + a.getPort()).collect(Collectors.joining(","));
         List<Process> started = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
             started.add(start("driver-" + m, List.of("-Dfournines.test.listen=" + listen.get(m)),
@@ -381,14 +380,12 @@ class ClusterProcessesTest {
         // A snapshot committed (its output published) before the partition.
         await().atMost(30, TimeUnit.SECONDS).until(() -> Files.exists(dir.resolve("published"))
                 && !RecordingSinkP.recorded(dir.resolve("published")).isEmpty());
-        proxies.get(0).blackhole(2, true);
-        proxies.get(1).blackhole(2, true);
+        proxies.isolate(2, true);
         await().atMost(20, TimeUnit.SECONDS).until(() -> logs(List.of(0, 1)).contains("restarting as attempt 1 on members 0,1"));
         await().atMost(10, TimeUnit.SECONDS).until(() -> log("driver-2").contains("acts on no view"));
         Thread.sleep(2_000);  // member 2 alone, past its failure timeout
         assertThat(log("driver-2")).as("member 2, cut off").doesNotContain("restarting as attempt");
-        proxies.get(0).blackhole(2, false);
-        proxies.get(1).blackhole(2, false);
+        proxies.isolate(2, false);
 
         awaitSuccess(started, List.of(0, 1, 2));
         assertThat(logs(List.of(0, 1))).contains("restarting as attempt 2 on members 0,1,2");
