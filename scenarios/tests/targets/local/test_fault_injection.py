@@ -131,7 +131,7 @@ def test_partition_cuts_the_member_off_for_its_duration_and_signals_nothing(stac
                              partition=lambda name, cut: cuts.append((name, cut)))
     schedule.start(clock.now - 1)
     schedule.poll()
-    assert cuts == [("member-2", True)] and state(child.pid) == "S"
+    assert cuts == [("member-2", True)] and state(child.pid) not in ("T", "Z", None)  # no signal: it runs on
     assert not schedule.silenced("member-2") and not schedule.hit("member-2")
     clock.now += 2.999
     schedule.poll()
