@@ -119,7 +119,7 @@ public final class Cluster implements AutoCloseable {
     /** The view this member acts on, or null: set on the data I/O thread as the listener hears of it, published for the others. */
     private volatile View view;
     /** Confined to the data I/O thread. */
-    private final ControlAheadOfView controlAheadOfView = new ControlAheadOfView();
+    private final ControlAheadOfView controlAheadOfView;
     private final long startNanos = System.nanoTime();
     /** The networks of the executions running here, by execution id (a job's id and its attempt). */
     private final Map<Long, ClusterJobNetwork> executions = new ConcurrentHashMap<>();
@@ -144,6 +144,7 @@ public final class Cluster implements AutoCloseable {
         this.everUp = new boolean[n];
         this.membership = new Membership(n);
         this.detector = new FailureDetector(n, config.heartbeatMillis(), config.failureTimeoutMillis(), System.nanoTime());
+        this.controlAheadOfView = new ControlAheadOfView(config.self());
         TermStore.Saved saved = terms.load();
         this.agreement = new ViewAgreement(config.self(), n, config.voteTimeoutMillis(), new Random(), new AgreementEffects(),
                 saved.term(), saved.votedFor());
@@ -416,19 +417,28 @@ public final class Cluster implements AutoCloseable {
      */
     void onControl(int from, long term, ControlKind kind, long jobId, String text) {
         View v = view;
+        boolean ahead = term > (v == null ? -1 : v.term());
         if (kind.fromCoordinator() && (v == null || v.term() != term || v.coordinator() != from)) {
-            if (term > (v == null ? -1 : v.term())) {
-                ControlAheadOfView.Command dropped = controlAheadOfView.hold(new ControlAheadOfView.Command(from, term, kind, jobId, text));
-                if (dropped != null) {
-                    ignoring(dropped, "more than " + ControlAheadOfView.MAX_HELD + " commands waited for their views");
-                }
+            if (ahead) {
+                holdForItsView(new ControlAheadOfView.Command(from, term, kind, jobId, text));
             } else {
                 ignoring(new ControlAheadOfView.Command(from, term, kind, jobId, text),
                         "this member acts on " + (v == null ? "no view" : "the view of " + v));
             }
             return;
         }
+        if (kind.toCoordinator() && ahead) {
+            holdForItsView(new ControlAheadOfView.Command(from, term, kind, jobId, text));
+            return;
+        }
         listener.onControl(from, kind, jobId, text);
+    }
+
+    private void holdForItsView(ControlAheadOfView.Command command) {
+        ControlAheadOfView.Command dropped = controlAheadOfView.hold(command);
+        if (dropped != null) {
+            ignoring(dropped, "more than " + ControlAheadOfView.MAX_HELD + " commands waited for their views");
+        }
     }
 
     private void ignoring(ControlAheadOfView.Command c, String why) {

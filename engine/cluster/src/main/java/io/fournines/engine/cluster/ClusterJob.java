@@ -11,7 +11,6 @@ import io.fournines.engine.snapshot.SnapshotStore;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -96,7 +95,6 @@ public final class ClusterJob {
     private Handover handover;
     private int[] handoverRunOn;
     private String handoverWhy;
-    private String handoverJoinText;
     /** On the coordinator: restarts after failures since a snapshot last committed, and how many had committed then. */
     private int restartsWithoutProgress;
     private long committedAtLastRestart;
@@ -332,8 +330,7 @@ public final class ClusterJob {
         int[] kept = Arrays.stream(running).filter(view::includes).toArray();
         if (!directed) {
             beginHandover(view, kept, kept, own, "this member coordinates the view of term " + view.term()
-                    + (kept.length < running.length ? ", which leaves out members " + joined(Arrays.stream(running).filter(m -> !view.includes(m)).toArray()) : ""),
-                    joinText);
+                    + (kept.length < running.length ? ", which leaves out members " + joined(Arrays.stream(running).filter(m -> !view.includes(m)).toArray()) : ""));
         } else if (kept.length < running.length) {
             restartOn(kept, "the view of term " + view.term() + " leaves out members " + joined(Arrays.stream(running).filter(m -> !view.includes(m)).toArray()));
         }
@@ -356,7 +353,7 @@ public final class ClusterJob {
      * takes it over: it restarts it on the job's members in the view and itself, from the latest
      * snapshot they report.
      */
-    public void adopt(int from, Handover.Report report, View view, String joinText) {
+    public void adopt(int from, Handover.Report report, View view) {
         synchronized (this) {
             attempt = report.attempt();
             members = report.members();
@@ -364,24 +361,18 @@ public final class ClusterJob {
         }
         int[] kept = Arrays.stream(report.members()).filter(m -> view.includes(m) && m != cluster.self()).toArray();
         int[] runOn = IntStream.concat(Arrays.stream(kept), IntStream.of(cluster.self())).sorted().toArray();
-        beginHandover(view, kept, runOn, null, "this member coordinates the view of term " + view.term() + " and takes over the job, which it did not run",
-                joinText);
+        beginHandover(view, kept, runOn, null, "this member coordinates the view of term " + view.term() + " and takes over the job, which it did not run");
         onReport(from, report);
     }
 
-    /**
-     * On the coordinator: waits for the reports of {@code awaited} (other than itself) at most the
-     * failure timeout, then restarts on {@code runOn}; {@code joinText} is the job's START text, sent
-     * to a member that did not report when it is taken in.
-     */
-    private void beginHandover(View view, int[] awaited, int[] runOn, Handover.Report own, String why, String joinText) {
+    /** On the coordinator: waits for the reports of {@code awaited} (other than itself) at most the failure timeout, then restarts on {@code runOn}. */
+    private void beginHandover(View view, int[] awaited, int[] runOn, Handover.Report own, String why) {
         int[] others = Arrays.stream(awaited).filter(m -> m != cluster.self()).toArray();
         Handover h = new Handover(others, own);
         synchronized (this) {
             handover = h;
             handoverRunOn = runOn;
             handoverWhy = why;
-            handoverJoinText = joinText;
         }
         if (others.length == 0) {
             finishHandover(h);
@@ -409,36 +400,26 @@ public final class ClusterJob {
         }
     }
 
-    /**
-     * Restarts from the latest snapshot reported, once. A member that did not report by now runs no
-     * part that can take the restart (it left the job after its own pause, say): the restart goes
-     * without it, and it is taken in afresh after the scale-out delay, as a member that joined is.
-     */
+    /** Restarts from the latest snapshot reported, once; members that did not report by now are named in the log. */
     private void finishHandover(Handover h) {
         int[] runOn;
         String why;
-        String joinText;
-        Set<Integer> missing;
         synchronized (this) {
             if (handover != h || result.isDone()) {
                 return;
             }
             handover = null;
-            missing = h.missing();
-            runOn = Arrays.stream(handoverRunOn).filter(m -> !missing.contains(m)).toArray();
+            runOn = handoverRunOn;
             why = handoverWhy;
-            joinText = handoverJoinText;
         }
-        if (!missing.isEmpty()) {
-            cluster.log("job " + jobId + ": members " + missing + " did not report within the failure timeout; restarting without them"
-                    + " from the latest snapshot the others committed, and taking them in after the scale-out delay");
+        if (!h.missing().isEmpty()) {
+            cluster.log("job " + jobId + ": members " + h.missing() + " did not report within the failure timeout; restarting from the latest snapshot the others committed");
         }
         Handover.Report latest = h.latest();
         if (latest != null) {
             snapshots.learnCommitted(new ClusterSnapshots.Committed(latest.committedId(), latest.writers()));
         }
         restartOn(runOn, why);
-        missing.forEach(m -> takeIn(m, joinText));
     }
 
     /**

@@ -71,6 +71,14 @@ public enum ControlKind {
         return this == START || this == ADOPT || this == RESTART || this == LEAVE;
     }
 
+    /**
+     * A report to the coordinator of the view the sender acts on: one that comes before this member
+     * acts on that view waits for it ({@link ControlAheadOfView}), as the coordinator's commands do.
+     */
+    boolean toCoordinator() {
+        return this == RUNNING;
+    }
+
     /** Handled by the job's {@link ClusterJob} on each member: restarts and snapshots. */
     public boolean forClusterJob() {
         return this == RESTART || this == PART_FAILED || this == RUNNING || forSnapshots();

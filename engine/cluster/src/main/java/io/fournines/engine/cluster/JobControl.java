@@ -182,7 +182,7 @@ public final class JobControl implements Cluster.Listener {
             start(jobId, text.substring(newline + 1), true);
             JobState adopted = jobs.get(jobId);
             if (adopted != null && adopted != job && adopted.clusterJob != null) {
-                adopted.clusterJob.adopt(from, report, view, adopted.startText);
+                adopted.clusterJob.adopt(from, report, view);
             }
         }
     }
