@@ -8,7 +8,7 @@ A fault may carry `when_file` (a path; glob wildcards allowed, `**` for any dept
 besides `at`: it fires at the first poll where a file matches, and not before `at` if it has one.
 This is how a runner reacts to a member (`./fournines chaos` kills a coordinator the moment it writes
 that it froze at a chaos point); such a fault is watched from the first poll on, before the load's
-t=0 is known, and the `duration` of a stop or restart counts from its firing instead of from `at`.
+t=0 is known, and the `duration` of a stop, restart or partition counts from its firing instead of from `at`.
 
 - kill: SIGKILL;
 - stop: SIGSTOP, then SIGCONT after `duration`;
