@@ -317,7 +317,10 @@ public final class ClusterJob {
             if (result.isDone() || snapshots == null || current == null) {
                 return;
             }
-            running = members;
+            // Under this coordinator's handover the job's members are those it will restart on: one an
+            // earlier view left out (say a coordinator paused, back before the handover ended) may have
+            // left its part, and would never report; it is taken in anew like any member the job lacks.
+            running = handover != null && view.coordinator() == cluster.self() ? handoverRunOn : members;
             directed = directedBy == view.coordinator();
             own = ownReport();
         }
