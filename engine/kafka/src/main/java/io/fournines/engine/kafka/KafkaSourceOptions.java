@@ -1,8 +1,11 @@
 package io.fournines.engine.kafka;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 /**
  * How a Kafka source reads, beyond the consumer's own properties.
@@ -14,9 +17,12 @@ import java.util.function.BiConsumer;
  * @param metadataTimeout  how long init waits for the topic's partitions
  * @param deadLetters      where malformed records go
  * @param offsetsListener  told each instance's final offsets ({@link KafkaSourceP#consumedOffsets()}) when it closes
+ * @param endOfStream      null for an endless topic; else the records that end their partition: the
+ *                         source ends once each of its partitions reached one (a bounded job)
  */
 public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleTimeout, Duration idlePollInterval, Duration metadataTimeout,
-                                 DeadLetters deadLetters, BiConsumer<Integer, Map<Integer, Long>> offsetsListener) {
+                                 DeadLetters deadLetters, BiConsumer<Integer, Map<Integer, Long>> offsetsListener,
+                                 Predicate<ConsumerRecord<byte[], byte[]>> endOfStream) {
 
     /** Jet's default partition idle timeout is 60 s; ours is shorter, as a benchmark's windows wait for it. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(5);
@@ -32,14 +38,19 @@ public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleT
     /** Single member, from the earliest offsets, malformed records into {@code deadLetters}. */
     public static KafkaSourceOptions defaults(DeadLetters deadLetters) {
         return new KafkaSourceOptions(Map.of(), DEFAULT_IDLE_TIMEOUT, DEFAULT_IDLE_POLL_INTERVAL, Duration.ofSeconds(30), deadLetters,
-                (instance, offsets) -> { });
+                (instance, offsets) -> { }, null);
     }
 
     public KafkaSourceOptions withStartOffsets(Map<Integer, Long> offsets) {
-        return new KafkaSourceOptions(offsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener);
+        return new KafkaSourceOptions(offsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener, endOfStream);
     }
 
     public KafkaSourceOptions withOffsetsListener(BiConsumer<Integer, Map<Integer, Long>> listener) {
-        return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, listener);
+        return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, listener, endOfStream);
+    }
+
+    /** A bounded topic: a partition ends at its first record {@code marker} accepts, which is not decoded. */
+    public KafkaSourceOptions endingAt(Predicate<ConsumerRecord<byte[], byte[]>> marker) {
+        return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener, marker);
     }
 }

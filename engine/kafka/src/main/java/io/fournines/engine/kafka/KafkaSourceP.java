@@ -27,7 +27,9 @@ import java.util.Map;
  * (measured: see engine/MEASURED.md, and the {@code pollsOver1ms} metric of every run). Emits
  * per-partition watermarks ({@link PartitionWatermarks}), keeps the next offset of every partition
  * ({@link #consumedOffsets()}, for snapshots) and can start from given offsets. A record the decoder
- * rejects is counted ({@code malformedRecords}) and handed to the {@link DeadLetters}.
+ * rejects is counted ({@code malformedRecords}) and handed to the {@link DeadLetters}. On a bounded
+ * topic ({@link KafkaSourceOptions#endingAt}) each partition ends at its end-of-stream record, and the
+ * instance ends once all of its partitions have (at once if it has none).
  *
  * <p>In a snapshot it saves the next offset of each of its partitions as a {@link BroadcastKey}
  * entry keyed by the {@link TopicPartition}; on restore every instance sees them all and seeks the
@@ -61,6 +63,9 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     private final Map<Integer, Integer> slotOf = new HashMap<>();
     /** Next offset to read, by slot; -1 until the first record (the start is then Kafka's reset policy). */
     private long[] nextOffsets;
+    /** By slot: the partition reached its end-of-stream record. */
+    private boolean[] ended;
+    private int endedCount;
     private PartitionWatermarks watermarks;
     private Iterator<ConsumerRecord<byte[], byte[]>> batch;
     private Object pendingItem;
@@ -107,6 +112,7 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
                 context.memberCount() * context.parallelism(), infos.size());
         partitions = new TopicPartition[mine.length];
         nextOffsets = new long[mine.length];
+        ended = new boolean[mine.length];
         for (int i = 0; i < mine.length; i++) {
             partitions[i] = new TopicPartition(topic, mine[i]);
             slotOf.put(mine[i], i);
@@ -130,6 +136,9 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         if (!flushPending()) {
             return false;
         }
+        if (partitions.length == 0) {
+            return nothingToRead();
+        }
         if (batch == null || !batch.hasNext()) {
             long start = System.nanoTime();
             batch = consumer.poll(Duration.ZERO).iterator();
@@ -145,6 +154,13 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         while (batch.hasNext()) {
             ConsumerRecord<byte[], byte[]> record = batch.next();
             int slot = slotOf.get(record.partition());
+            if (ended[slot]) {
+                continue;  // fetched with its partition's end, before the partition was paused
+            }
+            if (options.endOfStream() != null && options.endOfStream().test(record)) {
+                endPartition(slot, record.offset());
+                continue;
+            }
             T item;
             try {
                 item = decoder.decode(record);
@@ -167,9 +183,42 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         if (watermarks != null) {
             // currentLag needs no network call: the lag the last fetch saw, empty before the first.
             pendingWatermark = watermarks.advance(System.nanoTime(), i -> consumer.currentLag(partitions[i]).orElse(1) > 0);
-            flushPending();
+            if (!flushPending()) {
+                return false;
+            }
         }
-        return false;
+        return options.endOfStream() != null && endedCount == partitions.length;
+    }
+
+    /**
+     * An instance without partitions (more instances than partitions) never polls, which Kafka refuses
+     * without an assignment: it says it is idle, once, and a bounded one ends at once.
+     */
+    private boolean nothingToRead() {
+        if (watermarks != null) {
+            pendingWatermark = watermarks.advance(System.nanoTime(), i -> false);
+            if (!flushPending()) {
+                return false;
+            }
+        }
+        return options.endOfStream() != null;
+    }
+
+    /**
+     * The partition in {@code slot} reached its end-of-stream record at {@code offset}. Its position
+     * stays there, so a snapshot keeps it and a restored source reads the record again and ends too.
+     */
+    private void endPartition(int slot, long offset) {
+        if (ended[slot]) {
+            return;
+        }
+        nextOffsets[slot] = offset;
+        ended[slot] = true;
+        endedCount++;
+        consumer.pause(List.of(partitions[slot]));
+        if (watermarks != null) {
+            watermarks.ended(slot);
+        }
     }
 
     private boolean flushPending() {

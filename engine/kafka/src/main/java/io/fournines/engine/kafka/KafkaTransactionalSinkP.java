@@ -9,10 +9,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -24,12 +26,15 @@ import java.util.function.Function;
  * {@code -1} (stable across restarts, so a restarted job fences its predecessor's zombies), and
  * alternates between them: while the transaction of snapshot <i>n</i> waits for the snapshot to
  * commit, the items after it go into the other producer's transaction. In
- * {@link #snapshotCommitPrepare()} it flushes, records the transaction's records and sequence in the
- * snapshot ({@link PreparedTransaction}), and in {@link #snapshotCommitFinish} commits it. A job
+ * {@link #snapshotCommitPrepare()} it flushes and records in the snapshot every transaction not
+ * committed yet, with its records and sequence ({@link PreparedTransaction}); {@link #snapshotCommitFinish}
+ * commits them all, oldest first. Two may wait at once: a finished sink prepares its last
+ * transaction while the previous snapshot's commit may still be on its way, and commits both (the
+ * engine's final commit). While both producers wait, new items wait too. A job
  * stopped between a snapshot's commit and the sink's own commit left that transaction open (or
- * aborted, when the producer closed): on restore the sink asks Kafka whether it committed
- * ({@link TransactionMarkers}) and, if not, writes its records again in a new transaction. Every other
- * open transaction is aborted by {@code initTransactions}.
+ * aborted, when the producer closed): on restore the sink asks Kafka which committed
+ * ({@link TransactionMarkers}) and writes the records of each that did not again, in a new
+ * transaction with its marker. Every other open transaction is aborted by {@code initTransactions}.
  *
  * <p>Needs a job with snapshots (a guarantee other than NONE): without them nothing commits.
  * Exactly once holds when the job restores the latest committed snapshot. Non-cooperative: sends
@@ -50,12 +55,16 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
     /** The producer that takes new items, and whether its transaction has begun. */
     private int current;
     private boolean inTransaction;
-    /** The producer whose transaction waits for its snapshot to commit; -1 if none. */
-    private int prepared = -1;
+    /** Transactions flushed that wait for their snapshot to commit, oldest first: at most one per producer. */
+    private final ArrayDeque<Prepared> prepared = new ArrayDeque<>();
     private List<SavedRecord> open = new ArrayList<>();
     /** The sequence of this instance's last prepared transaction; its marker in Kafka. */
     private long sequence;
     private final List<PreparedTransaction> restored = new ArrayList<>();
+
+    /** A transaction flushed by the producer in {@code slot}, not committed yet. */
+    private record Prepared(int slot, long sequence, List<SavedRecord> records) {
+    }
     private int instance;
     private int instances;
     private Counter sent;
@@ -102,11 +111,15 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
     @SuppressWarnings("unchecked")
     protected boolean tryProcess(int ordinal, Object item) {
         throwIfFailed();
-        ProducerRecord<byte[], byte[]> record = toRecord.apply((T) item);
         if (!inTransaction) {
+            int next = current;
+            if (prepared.stream().anyMatch(p -> p.slot() == next)) {
+                return false;  // both producers' transactions wait for their commits
+            }
             producers[current].beginTransaction();
             inTransaction = true;
         }
+        ProducerRecord<byte[], byte[]> record = toRecord.apply((T) item);
         producers[current].send(record, (metadata, exception) -> {
             if (exception != null) {
                 failure.compareAndSet(null, exception);
@@ -118,8 +131,9 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
     }
 
     /**
-     * Phase one: the open transaction, with its commit marker, is flushed to Kafka but not committed,
-     * and its records go into the snapshot; new items go to the other producer.
+     * Phase one: the open transaction, with its commit marker, is flushed to Kafka but not committed;
+     * the records of every transaction not committed yet go into the snapshot (an instance with none,
+     * one empty slice: a restore still fences its producers); new items go to the other producer.
      */
     @Override
     public boolean snapshotCommitPrepare() {
@@ -132,30 +146,36 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
             producers[current].sendOffsetsToTransaction(markers.marker(sequence), markers.group(instance));
             producers[current].flush();
             throwIfFailed();
-            prepared = current;
+            prepared.add(new Prepared(current, sequence, open));
+            open = new ArrayList<>();
             current = 1 - current;
             inTransaction = false;
         }
         List<Map.Entry<BroadcastKey, PreparedTransaction>> slices = new ArrayList<>();
-        for (int from = 0; from < open.size() || from == 0; from += PreparedTransaction.SLICE) {
-            List<SavedRecord> slice = List.copyOf(open.subList(from, Math.min(open.size(), from + PreparedTransaction.SLICE)));
-            slices.add(Map.entry(new BroadcastKey(List.of(transactionalIdPrefix, instance, slices.size())),
-                    new PreparedTransaction(instance, sequence, slice)));
+        List<Prepared> waiting = prepared.isEmpty() ? List.of(new Prepared(-1, sequence, List.of())) : List.copyOf(prepared);
+        for (Prepared txn : waiting) {
+            List<SavedRecord> records = txn.records();
+            for (int from = 0; from < records.size() || from == 0; from += PreparedTransaction.SLICE) {
+                List<SavedRecord> slice = List.copyOf(records.subList(from, Math.min(records.size(), from + PreparedTransaction.SLICE)));
+                slices.add(Map.entry(new BroadcastKey(List.of(transactionalIdPrefix, instance, txn.sequence(), from)),
+                        new PreparedTransaction(instance, txn.sequence(), slice)));
+            }
         }
-        open = new ArrayList<>();
         return slices;
     }
 
-    /** Phase two: the snapshot committed (or was abandoned), and so does the prepared transaction. */
+    /**
+     * Phase two: the snapshot committed, and so does every transaction prepared up to it, oldest
+     * first (their markers must commit in order). An abandoned snapshot's transactions keep
+     * waiting: the next snapshot lists them, and its commit commits them.
+     */
     @Override
     public boolean snapshotCommitFinish(boolean success) {
-        if (prepared >= 0) {
-            if (success) {
-                producers[prepared].commitTransaction();
-            } else {
-                producers[prepared].abortTransaction();
+        if (success) {
+            for (Prepared txn : prepared) {
+                producers[txn.slot()].commitTransaction();
             }
-            prepared = -1;
+            prepared.clear();
         }
         return true;
     }
@@ -170,32 +190,33 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
     }
 
     /**
-     * Every restored transaction's producers are fenced (its open transaction aborted), then each
-     * one whose marker shows it never committed is written again, with its marker, in one transaction.
+     * Every restored instance's producers are fenced (their open transactions aborted), then each
+     * restored transaction whose owner's marker shows it never committed is written again, with its
+     * marker, in a transaction of its own: per owner in sequence order, as they first were.
      */
     @Override
     public boolean finishSnapshotRestore() {
-        Map<Integer, Long> restoredSequence = new HashMap<>();
-        Map<Integer, List<SavedRecord>> records = new HashMap<>();
+        // owner -> sequence -> records
+        Map<Integer, TreeMap<Long, List<SavedRecord>>> transactions = new TreeMap<>();
         for (PreparedTransaction txn : restored) {
-            restoredSequence.put(txn.instance(), txn.sequence());
-            records.computeIfAbsent(txn.instance(), i -> new ArrayList<>()).addAll(txn.records());
+            transactions.computeIfAbsent(txn.instance(), i -> new TreeMap<>()).computeIfAbsent(txn.sequence(), q -> new ArrayList<>())
+                        .addAll(txn.records());
         }
-        for (int other : restoredSequence.keySet()) {
+        for (int other : transactions.keySet()) {
             if (other != instance) {
                 for (int slot = 0; slot < 2; slot++) {
                     initProducer(other, slot).close(TIMEOUT);
                 }
             }
         }
-        Map<Integer, Long> committed = markers.committed(producerProperties, restoredSequence.keySet(), TIMEOUT);
+        Map<Integer, Long> committed = markers.committed(producerProperties, transactions.keySet(), TIMEOUT);
         KafkaProducer<byte[], byte[]> producer = producers[current];
-        restoredSequence.forEach((owner, seq) -> {
-            if (records.get(owner).isEmpty() || committed.getOrDefault(owner, 0L) >= seq) {
+        transactions.forEach((owner, bySequence) -> bySequence.forEach((seq, records) -> {
+            if (records.isEmpty() || committed.getOrDefault(owner, 0L) >= seq) {
                 return;
             }
             producer.beginTransaction();
-            records.get(owner).forEach(r -> producer.send(r.toProducerRecord(), (metadata, exception) -> {
+            records.forEach(r -> producer.send(r.toProducerRecord(), (metadata, exception) -> {
                 if (exception != null) {
                     failure.compareAndSet(null, exception);
                 }
@@ -203,9 +224,10 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
             producer.sendOffsetsToTransaction(markers.marker(seq), markers.group(owner));
             producer.commitTransaction();
             throwIfFailed();
-            rewritten.add(records.get(owner).size());
-        });
-        sequence = Math.max(sequence, restoredSequence.getOrDefault(instance, 0L));
+            rewritten.add(records.size());
+        }));
+        TreeMap<Long, List<SavedRecord>> own = transactions.get(instance);
+        sequence = Math.max(sequence, own == null ? 0L : own.lastKey());
         restored.clear();
         return true;
     }

@@ -16,7 +16,7 @@ import java.util.function.IntPredicate;
  * records and make them late. When every partition is idle the instance says
  * {@link Watermark#IDLE}, so a silent partition never holds windows back.
  * A partition that wakes up again rejoins the minimum; records behind a watermark already sent are
- * late, as the window stages count them.
+ * late, as the window stages count them. A partition that {@link #ended} holds nothing back again.
  */
 final class PartitionWatermarks {
 
@@ -26,6 +26,7 @@ final class PartitionWatermarks {
     private final WatermarkGenerator[] generators;
     private final long[] watermarks;
     private final long[] lastRecordNanos;
+    private final boolean[] ended;
     private final long idleTimeoutNanos;
     private long emitted = Long.MIN_VALUE;
     private boolean idleEmitted;
@@ -34,6 +35,7 @@ final class PartitionWatermarks {
         this.generators = new WatermarkGenerator[partitions];
         this.watermarks = new long[partitions];
         this.lastRecordNanos = new long[partitions];
+        this.ended = new boolean[partitions];
         this.idleTimeoutNanos = idleTimeoutNanos;
         for (int i = 0; i < partitions; i++) {
             generators[i] = policy.newGenerator();
@@ -52,6 +54,11 @@ final class PartitionWatermarks {
         idleEmitted = false;
     }
 
+    /** Partition slot {@code i} reached the end of its stream: it will deliver nothing more. */
+    void ended(int i) {
+        ended[i] = true;
+    }
+
     /**
      * The watermark to emit now: a higher minimum over the active partitions, {@link Watermark#IDLE}'s
      * timestamp once all are idle (once), or {@link #NONE}.
@@ -63,7 +70,7 @@ final class PartitionWatermarks {
         long min = Long.MAX_VALUE;
         boolean anyActive = false;
         for (int i = 0; i < watermarks.length; i++) {
-            if (nowNanos - lastRecordNanos[i] < idleTimeoutNanos || recordsWaiting.test(i)) {
+            if (!ended[i] && (nowNanos - lastRecordNanos[i] < idleTimeoutNanos || recordsWaiting.test(i))) {
                 anyActive = true;
                 min = Math.min(min, watermarks[i]);
             }

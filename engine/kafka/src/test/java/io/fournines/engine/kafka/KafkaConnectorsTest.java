@@ -10,7 +10,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -76,6 +79,28 @@ class KafkaConnectorsTest extends BrokerAndEngineTest {
         job2.cancel();
         assertThat(second).hasSize(200).containsExactlyInAnyOrderElementsOf(LongStream.range(300, 500).boxed().toList());
     }
+
+    /** One partition for two source instances: the one without a partition ends at once. */
+    @ParameterizedTest(name = "{0} partition(s)")
+    @ValueSource(ints = {1, 3})
+    void aBoundedTopicEndsTheJobAtEachPartitionsEndOfStreamRecord(int partitions) throws Exception {
+        String topic = "bounded-" + partitions;
+        createTopic(topic, partitions);
+        produce(topic, partitions, LongStream.range(0, 300));
+        try (var producer = producer()) {
+            for (int p = 0; p < partitions; p++) {
+                producer.send(new ProducerRecord<>(topic, p, null, null, new byte[0], new RecordHeaders().add(END, new byte[0]))).get();
+            }
+            producer.send(new ProducerRecord<>(topic, 0, null, encodeLong(-1))).get();  // after its end: never read
+        }
+        List<Long> read = new CopyOnWriteArrayList<>();
+        Job job = engine.newJob(pipeline(topic, options().endingAt(r -> r.headers().lastHeader(END) != null), read));
+        job.future().get(30, TimeUnit.SECONDS);
+        assertThat(read).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 300).boxed().toList());
+        assertThat(malformed(job)).isZero();
+    }
+
+    private static final String END = "end-of-stream";
 
     @Test
     void malformedRecordsAreCountedAndSetAsideWithTheirBytesAndReason() throws Exception {
