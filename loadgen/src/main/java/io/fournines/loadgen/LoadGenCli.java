@@ -4,10 +4,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
-/** Entry point of {@code fournines-loadgen.jar}: {@code create-topic} and {@code run}. */
+/** Entry point of {@code fournines-loadgen.jar}: {@code create-topic}, {@code run} and {@code read-topic}. */
 @Command(name = "fournines-loadgen",
         description = "The open-loop event-stream simulator: NEXMark or stock trades into Kafka at a fixed rate.",
-        subcommands = {CreateTopicCommand.class, RunCommand.class})
+        subcommands = {CreateTopicCommand.class, RunCommand.class, ReadTopicCommand.class})
 public final class LoadGenCli {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")

@@ -31,8 +31,12 @@ import java.util.function.IntFunction;
 final class LoadRun {
 
     /** Producer settings that are the load's, not Kafka's defaults: see loadgen/README.md. */
+    /**
+     * @param startEpochNanos the schedule's t0 ({@link Schedule}), 0 for now
+     * @param endOfStream     each sender marks the end of each of its partitions once its events are all sent
+     */
     record Settings(String bootstrap, String topic, String stream, double rate, int producers, long maxEvents, double durationSeconds,
-                    String acks, int lingerMs, int batchSize, Map<String, String> producerConfig) {
+                    long startEpochNanos, boolean endOfStream, String acks, int lingerMs, int batchSize, Map<String, String> producerConfig) {
     }
 
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
@@ -98,14 +102,14 @@ final class LoadRun {
             }
             senderStreams.add(stream);
         }
-        Schedule schedule = new Schedule(settings.rate());
+        Schedule schedule = new Schedule(settings.rate(), settings.startEpochNanos());
         long endNanos = Double.isInfinite(settings.durationSeconds()) ? Long.MAX_VALUE
                 : schedule.startNanos() + (long) (settings.durationSeconds() * 1e9);
         SendProgress progress = new SendProgress(n);
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < n; t++) {
-            OpenLoopSender sender = new OpenLoopSender(t, n, schedule, settings.maxEvents(), endNanos, senderStreams.get(t), producers.get(t),
-                    settings.topic(), partitions, progress, () -> stopRequested);
+            OpenLoopSender sender = new OpenLoopSender(t, n, schedule, settings.maxEvents(), endNanos, settings.endOfStream(), senderStreams.get(t),
+                    producers.get(t), settings.topic(), partitions, progress, () -> stopRequested);
             Thread thread = new Thread(sender, "sender-" + t);
             threads.add(thread);
             thread.start();
@@ -138,7 +142,7 @@ final class LoadRun {
         }
         long sent = progress.sent();
         double seconds = (sendEnd - schedule.startNanos()) / 1e9;
-        writeSummary(summary, sent, progress, seconds, partitions, maxLagNanos);
+        writeSummary(summary, sent, progress, seconds, partitions, maxLagNanos, schedule.epochNanos(schedule.startNanos()));
         Exception failure = progress.firstError();
         if (failure != null) {
             err.println("loadgen: " + progress.errors() + " of " + sent + " sends failed; the first: " + failure);
@@ -146,6 +150,10 @@ final class LoadRun {
         }
         if (progress.acked() != sent) {
             err.println("loadgen: " + (sent - progress.acked()) + " of " + sent + " records were not acknowledged within " + CLOSE_TIMEOUT_SECONDS + " s");
+            return 1;
+        }
+        if (settings.endOfStream() && !stopRequested && progress.endsAcked() != partitions) {
+            err.println("loadgen: the end of " + (partitions - progress.endsAcked()) + " of " + partitions + " partitions was not acknowledged");
             return 1;
         }
         out.println("{\"type\":\"done\"}");
@@ -166,7 +174,8 @@ final class LoadRun {
         return props;
     }
 
-    private void writeSummary(Path file, long sent, SendProgress progress, double seconds, int partitions, long maxLagNanos) throws IOException {
+    private void writeSummary(Path file, long sent, SendProgress progress, double seconds, int partitions, long maxLagNanos, long startEpochNanos)
+            throws IOException {
         if (file == null) {
             return;
         }
@@ -184,6 +193,9 @@ final class LoadRun {
         Exception first = progress.firstError();
         s.put("first_error", first == null ? null : first.toString());
         s.put("max_behind_ms", maxLagNanos / 1e6);
+        s.put("start_epoch_ns", startEpochNanos);
+        s.put("end_of_stream", settings.endOfStream());
+        s.put("partitions_ended", progress.endsAcked());
         s.put("acks", settings.acks());
         s.put("linger_ms", settings.lingerMs());
         s.put("batch_size", settings.batchSize());

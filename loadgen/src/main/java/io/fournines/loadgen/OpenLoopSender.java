@@ -1,7 +1,10 @@
 package io.fournines.loadgen;
 
+import io.fournines.nexmark.codec.EndOfStream;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -15,7 +18,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Event i goes to partition {@code i % partitions}. With partitions a multiple of threads, every
  * partition is written by one thread in schedule order, so event time never goes back within a
- * partition and a consumer's watermark needs no allowed lag.
+ * partition and a consumer's watermark needs no allowed lag. With {@code endOfStream}, a sender whose
+ * events are all sent (not stopped, no send failed) writes an {@link EndOfStream} record to each of
+ * its partitions after them.
  */
 final class OpenLoopSender implements Runnable {
 
@@ -24,6 +29,7 @@ final class OpenLoopSender implements Runnable {
     private final Schedule schedule;
     private final long maxEvents;
     private final long endNanos;
+    private final boolean endOfStream;
     private final EventStream stream;
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -36,13 +42,14 @@ final class OpenLoopSender implements Runnable {
      * @param maxEvents events in the whole sequence (Long.MAX_VALUE: no limit)
      * @param endNanos  no event due at or after this nanoTime is sent
      */
-    OpenLoopSender(int thread, int threads, Schedule schedule, long maxEvents, long endNanos, EventStream stream,
+    OpenLoopSender(int thread, int threads, Schedule schedule, long maxEvents, long endNanos, boolean endOfStream, EventStream stream,
                    Producer<byte[], byte[]> producer, String topic, int partitions, SendProgress progress, BooleanSupplier stopped) {
         this.thread = thread;
         this.threads = threads;
         this.schedule = schedule;
         this.maxEvents = maxEvents;
         this.endNanos = endNanos;
+        this.endOfStream = endOfStream;
         this.stream = stream;
         this.producer = producer;
         this.topic = topic;
@@ -72,5 +79,12 @@ final class OpenLoopSender implements Runnable {
             progress.sent(thread, sent, now - due);
         }
         progress.sent(thread, sent, 0);
+        if (endOfStream && !stopped.getAsBoolean() && progress.firstError() == null) {
+            // Partition p gets events i with i % partitions == p: this thread's are those with p % threads == thread.
+            for (int p = thread; p < partitions; p += threads) {
+                producer.send(new ProducerRecord<>(topic, p, null, null, new byte[0], new RecordHeaders().add(EndOfStream.HEADER, new byte[0])),
+                        (metadata, exception) -> progress.endAcknowledged(exception));
+            }
+        }
     }
 }

@@ -55,6 +55,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--duration-s", defaultValue = "Infinity", description = "stop at t0 + this many seconds (default: no limit)")
     double durationSeconds;
 
+    @Option(names = "--start-epoch-ms", defaultValue = "0", description = "t0 as ms since the epoch, so the events are those of a known schedule (default: now)")
+    long startEpochMillis;
+
+    @Option(names = "--end-of-stream", description = "after the last event, mark the end of every partition (a bounded load a reader can end at)")
+    boolean endOfStream;
+
     @Option(names = "--acks", defaultValue = "1", description = "producer acks: 0, 1 or all (default ${DEFAULT-VALUE})")
     String acks;
 
@@ -88,8 +94,11 @@ final class RunCommand implements Callable<Integer> {
             case "trades" -> thread -> new TradeStream(tickers);
             default -> throw new ParameterException(spec.commandLine(), "--stream must be nexmark or trades; is " + stream);
         };
-        LoadRun run = new LoadRun(new LoadRun.Settings(kafka.bootstrap, kafka.topic, stream, rate, producers, events, durationSeconds, acks, lingerMs,
-                batchSize, producerConfig), streams);
+        if (startEpochMillis < 0) {
+            throw new ParameterException(spec.commandLine(), "--start-epoch-ms must be >= 0; is " + startEpochMillis);
+        }
+        LoadRun run = new LoadRun(new LoadRun.Settings(kafka.bootstrap, kafka.topic, stream, rate, producers, events, durationSeconds,
+                Math.multiplyExact(startEpochMillis, 1_000_000L), endOfStream, acks, lingerMs, batchSize, producerConfig), streams);
         Thread hook = new Thread(() -> {
             run.requestStop();
             try {

@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * The open-loop schedule all sender threads share: event i is due at {@code t0 + i / rate}, on the
- * monotonic clock, and carries that instant as epoch nanoseconds.
+ * monotonic clock, and carries that instant as epoch nanoseconds. t0 is now, or a given wall-clock
+ * instant (a later one is waited for; events of an earlier one are overdue at once).
  */
 final class Schedule {
 
@@ -12,11 +13,12 @@ final class Schedule {
     private final long startNanos;
     private final long startEpochNanos;
 
-    Schedule(double eventsPerSecond) {
+    /** @param startEpochNanos t0 as epoch nanoseconds; 0 for now */
+    Schedule(double eventsPerSecond, long startEpochNanos) {
         this.nanosPerEvent = 1e9 / eventsPerSecond;
         long[] pair = clockPair();
-        this.startNanos = pair[0];
-        this.startEpochNanos = pair[1];
+        this.startEpochNanos = startEpochNanos == 0 ? pair[1] : startEpochNanos;
+        this.startNanos = pair[0] + (this.startEpochNanos - pair[1]);
     }
 
     long startNanos() {

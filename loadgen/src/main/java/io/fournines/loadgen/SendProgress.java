@@ -14,6 +14,7 @@ final class SendProgress {
     private final AtomicLongArray sent;
     private final AtomicLongArray lagNanos;
     private final LongAdder acked = new LongAdder();
+    private final LongAdder endsAcked = new LongAdder();
     private final LongAdder errors = new LongAdder();
     private final AtomicReference<Exception> firstError = new AtomicReference<>();
 
@@ -28,8 +29,17 @@ final class SendProgress {
     }
 
     void acknowledged(Exception failure) {
+        acknowledged(failure, acked);
+    }
+
+    /** An end-of-stream record's acknowledgement: not an event, counted apart. */
+    void endAcknowledged(Exception failure) {
+        acknowledged(failure, endsAcked);
+    }
+
+    private void acknowledged(Exception failure, LongAdder count) {
         if (failure == null) {
-            acked.increment();
+            count.increment();
         } else {
             errors.increment();
             firstError.compareAndSet(null, failure);
@@ -55,6 +65,10 @@ final class SendProgress {
 
     long acked() {
         return acked.sum();
+    }
+
+    long endsAcked() {
+        return endsAcked.sum();
     }
 
     long errors() {

@@ -2,20 +2,25 @@ package io.fournines.loadgen;
 
 import io.fournines.kafkalocal.LocalKafka;
 import io.fournines.loadgen.nexmark.NexmarkStream;
+import io.fournines.nexmark.codec.EndOfStream;
 import io.fournines.nexmark.codec.NexmarkRecords;
 import io.fournines.nexmark.generator.GeneratorConfig;
 import io.fournines.nexmark.generator.NexmarkGenerator;
 import io.fournines.nexmark.model.Bid;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,6 +75,83 @@ class LoadRunTest {
                     assertThat(ByteBuffer.wrap(records.get(k).key()).getLong()).as("bids are keyed by auction").isEqualTo(bid.auction());
                 }
             }
+        }
+    }
+
+    /** t0 long past: every event is overdue at once, so 3 000 events at 1 000/s take well under a second. */
+    @Test
+    void aBoundedLoadOnAGivenScheduleIsThatSchedulesEventsThenTheEndOfEveryPartition() throws Exception {
+        int partitions = 4;
+        int events = 3_000;
+        double rate = 1_000;
+        long t0Millis = 1_700_000_000_123L;
+        assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "bounded", "--partitions", "" + partitions)).isZero();
+        Path summary = dir.resolve("bounded.json");
+        assertThat(cli("run", "--bootstrap", kafka.bootstrap(), "--topic", "bounded", "--stream", "nexmark", "--rate", "" + rate,
+                "--producers", "2", "--events", "" + events, "--start-epoch-ms", "" + t0Millis, "--end-of-stream",
+                "--summary", summary.toString())).isZero();
+        assertThat(Files.readString(summary)).contains("\"sent\" : " + events, "\"partitions_ended\" : " + partitions,
+                "\"start_epoch_ns\" : " + t0Millis * 1_000_000L);
+
+        NexmarkGenerator generator = new NexmarkGenerator(GeneratorConfig.defaults(NexmarkStream.SEED).withRate((long) rate).withKeys(10_000));
+        List<List<ConsumerRecord<byte[], byte[]>>> byPartition = readAll("bounded", partitions, events + partitions);
+        for (int p = 0; p < partitions; p++) {
+            List<ConsumerRecord<byte[], byte[]>> records = byPartition.get(p);
+            assertThat(records).hasSize(events / partitions + 1);
+            for (int k = 0; k < records.size() - 1; k++) {
+                long i = p + (long) k * partitions;
+                long scheduled = t0Millis * 1_000_000L + (long) (i * (1e9 / rate));
+                NexmarkRecords.ScheduledEvent e = NexmarkRecords.decode(records.get(k).value());
+                assertThat(e.scheduledEpochNanos()).isEqualTo(scheduled);
+                assertThat(e.event()).isEqualTo(generator.event(i, Math.floorDiv(scheduled, 1_000_000L)));
+                assertThat(records.get(k).headers().lastHeader(EndOfStream.HEADER)).isNull();
+            }
+            assertThat(records.get(records.size() - 1).headers().lastHeader(EndOfStream.HEADER)).as("partition %d ends", p).isNotNull();
+        }
+    }
+
+    @Test
+    void readTopicCommittedSeesOnlyCommittedTransactionsAndNamesAnOpenOneHoldingRecordsBack() throws Exception {
+        assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "txns", "--partitions", "2")).isZero();
+        try (KafkaProducer<byte[], byte[]> done = transactional("done"); KafkaProducer<byte[], byte[]> open = transactional("open")) {
+            send(done, 0, "committed-1", "committed-2");
+            done.commitTransaction();
+            send(done, 1, "aborted");
+            done.flush();  // written, then aborted (unflushed, the abort would drop it unsent)
+            done.abortTransaction();
+            send(open, 1, "open");
+            open.flush();
+            send(done, 0, "committed-3");
+            done.commitTransaction();
+
+            Path held = dir.resolve("held.txt");
+            assertThat(cli("read-topic", "--bootstrap", kafka.bootstrap(), "--topic", "txns", "--committed", "--stable-s", "1",
+                    "--out", held.toString())).as("an open transaction holds records back").isEqualTo(1);
+            assertThat(Files.readAllLines(held)).containsExactlyInAnyOrder("committed-1", "committed-2", "committed-3");
+            Path everything = dir.resolve("all.txt");
+            assertThat(cli("read-topic", "--bootstrap", kafka.bootstrap(), "--topic", "txns", "--out", everything.toString())).isZero();
+            assertThat(Files.readAllLines(everything)).containsExactlyInAnyOrder("committed-1", "committed-2", "aborted", "open", "committed-3");
+
+            open.commitTransaction();
+            Path committed = dir.resolve("committed.txt");
+            assertThat(cli("read-topic", "--bootstrap", kafka.bootstrap(), "--topic", "txns", "--committed", "--out", committed.toString())).isZero();
+            assertThat(Files.readAllLines(committed)).containsExactlyInAnyOrder("committed-1", "committed-2", "open", "committed-3");
+        }
+        assertThat(cli("read-topic", "--bootstrap", kafka.bootstrap(), "--topic", "no-such-topic", "--out", dir.resolve("none.txt").toString()))
+                .isEqualTo(2);
+    }
+
+    private static KafkaProducer<byte[], byte[]> transactional(String id) {
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrap(), "transactional.id", id),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        producer.initTransactions();
+        return producer;
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, int partition, String... values) {
+        producer.beginTransaction();
+        for (String v : values) {
+            producer.send(new ProducerRecord<>("txns", partition, null, v.getBytes(StandardCharsets.UTF_8)));
         }
     }
 
