@@ -75,7 +75,7 @@ public final class DriverCli {
                     throw new ScenarioException("--kafka-bootstrap and --kafka-topic go together");
                 }
                 if (kafkaBootstrap != null) {
-                    scenario = scenario.withKafka(new KafkaEndpoint(kafkaBootstrap, kafkaTopic));
+                    scenario = scenario.withKafka(new KafkaEndpoint(kafkaBootstrap, kafkaTopic, null));
                 }
                 scenario.checkLoadEndpoint();
             } catch (ScenarioException e) {

@@ -1,6 +1,7 @@
 package io.fournines.nexmark.driver;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,7 +32,7 @@ class ScenarioTest {
         "fournines | {'name':'q5','window_ms':1000,'slide_ms':300} | " + LOAD + "                 | 1 |                           | query.window_ms: must be a multiple of query.slide_ms (300); is 1000",
         "fournines | " + Q5 + "                                  | {'keys':10}                    | 1 |                           | load.rate: missing",
         "fournines | " + Q5 + "                                  | {'rate':1000,'keys':10,'events':0}| 1 |                           | load.events: must be at least 1; is 0",
-        "fournines | " + Q5 + "                                  | {'rate':1000,'keys':10,'events':5,'source':'kafka'} | 1 |                | load.events: only the in-process generator makes a bounded load; load.source is kafka",
+        "fournines | " + Q5 + "                                  | {'rate':1000,'keys':10,'source':'kafka'} | 1 | 'kafka_endpoint':{'bootstrap':'h:1','topic':'in','results_topic':'in'} | kafka_endpoint.results_topic: must name a topic other than the load's; is \"in\"",
     })
     void whatTheEngineCannotRunIsNamed(String engine, String query, String load, int members, String extra, String message) {
         assertThatThrownBy(() -> parse(engine, query, load, members, extra == null ? "" : extra))
@@ -59,6 +60,14 @@ class ScenarioTest {
         Scenario endless = parse(engine, Q5, LOAD, 1, "");
         assertThat(endless.bounded()).isFalse();
         assertThat(endless.generator().limit()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aKafkaLoadIsBoundedByLoadEventsAndMayNameATopicForTheResults() throws Exception {
+        Scenario bounded = parse("fournines", Q5, "{'rate':1000,'keys':10,'events':5,'source':'kafka'}", 3,
+                "'kafka_endpoint':{'bootstrap':'h:1','topic':'in','results_topic':'out'}");
+        assertThat(bounded.bounded()).isTrue();
+        assertThat(bounded.kafka()).isEqualTo(new KafkaEndpoint("h:1", "in", "out"));
     }
 
     @ParameterizedTest

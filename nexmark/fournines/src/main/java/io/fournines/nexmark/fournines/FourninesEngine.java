@@ -186,7 +186,7 @@ final class FourninesEngine implements EngineAdapter {
         private Pipeline pipeline() {
             if (kafka != null) {
                 Pipeline pipeline = Pipeline.create().localPreAggregation(FourninesPipelines.localPreAggregation());
-                kafka.attach(pipeline, run, this::countProcessed);
+                kafka.attach(pipeline, run, this::countProcessed, record);
                 return pipeline;
             }
             return FourninesPipelines.generatorFed(scenario.query(), scenario.parameters(), scenario.generator(), scenario.threads(), run, monitor,

@@ -76,7 +76,8 @@ final class FourninesPipelines {
         return pipeline;
     }
 
-    private static <R> StreamStage<Timed<R>> perEventResults(PerEventQuery<R> query, StreamStage<Timed<Event>> events, RunContext run) {
+    /** A per-event query's results, each reported to {@code run} with its event's scheduled time. */
+    static <R> StreamStage<Timed<R>> perEventResults(PerEventQuery<R> query, StreamStage<Timed<Event>> events, RunContext run) {
         StreamStage<Timed<R>> results = attachTimed(query, events);
         results.writeTo(PerEventLatencySinkP.sink(run));
         return results;

@@ -2,14 +2,17 @@ package io.fournines.nexmark.fournines;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fournines.engine.kafka.DeadLetterFile;
+import io.fournines.engine.kafka.KafkaSinks;
 import io.fournines.engine.kafka.KafkaSourceOptions;
 import io.fournines.engine.kafka.KafkaSources;
 import io.fournines.engine.kafka.RecordDecoder;
 import io.fournines.engine.kafka.SnapshotOffsets;
 import io.fournines.engine.pipeline.Pipeline;
+import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.StreamSource;
 import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.snapshot.SnapshotStore;
+import io.fournines.nexmark.codec.EndOfStream;
 import io.fournines.nexmark.codec.NexmarkRecords;
 import io.fournines.nexmark.driver.KafkaEndpoint;
 import io.fournines.nexmark.driver.RunContext;
@@ -20,16 +23,20 @@ import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.queries.NexmarkQuery;
 import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
+import io.fournines.nexmark.queries.ResultLines;
 import io.fournines.nexmark.queries.TradesPerSecond;
 import io.fournines.nexmark.trades.Trade;
 import io.fournines.nexmark.trades.TradeCodec;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -39,7 +46,10 @@ import java.util.function.Supplier;
  * scheduled time, so latency is measured exactly as in-process: per event from the scheduled time,
  * per window from the window's end. Malformed records are counted and set aside in
  * {@code dead-letters.jsonl}. As "behind", it reports how far the newest consumed event is behind
- * its schedule: the generator's own lag is in its loadgen.json.
+ * its schedule: the generator's own lag is in its loadgen.json. A bounded load ({@code load.events})
+ * ends at the load generator's {@link EndOfStream} records. The results go to a checked
+ * run's recording sink, and to the endpoint's results topic if it names one: as
+ * {@link ResultLines}, in transactions committed with the job's snapshots under exactly-once.
  */
 final class KafkaLoad implements AutoCloseable {
 
@@ -63,28 +73,49 @@ final class KafkaLoad implements AutoCloseable {
      * Source, query and latency sink, into a new pipeline for each execution of the job (a cluster
      * runs it again after a lost member), ending in sinks that report to {@code run}.
      */
-    void attach(Pipeline pipeline, RunContext run, Predicate<Object> countProcessed) {
+    void attach(Pipeline pipeline, RunContext run, Predicate<Object> countProcessed, Sink<Object> record) {
         if (scenario.query().equals(TradesPerSecond.NAME)) {
-            StreamStage<Trade> trades = pipeline.readFrom(source(record -> {
-                Trade trade = TradeCodec.decode(record.value());
+            StreamStage<Trade> trades = pipeline.readFrom(source(r -> {
+                Trade trade = TradeCodec.decode(r.value());
                 noteScheduled(trade.scheduledEpochNanos());
                 return trade;
             })).withTimestamps(Trade::timeMillis, 0);
-            TradesPerSecond.attach(trades.filter(countProcessed), scenario.parameters().windowMs(), scenario.parameters().slideMs())
-                           .writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+            StreamStage<?> results = TradesPerSecond.attach(trades.filter(countProcessed), scenario.parameters().windowMs(),
+                    scenario.parameters().slideMs());
+            results.writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+            keep(results, record);
             return;
         }
         NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
         if (query instanceof PerEventQuery<?> perEvent) {
-            StreamStage<Timed<Event>> events = pipeline.readFrom(source(record -> {
-                NexmarkRecords.ScheduledEvent e = decodeNexmark(record.value());
+            StreamStage<Timed<Event>> events = pipeline.readFrom(source(r -> {
+                NexmarkRecords.ScheduledEvent e = decodeNexmark(r.value());
                 return new Timed<>(e.event(), e.scheduledEpochNanos());
             })).withoutTimestamps();
-            FourninesPipelines.attachTimed(perEvent, events.filter(countProcessed)).writeTo(PerEventLatencySinkP.sink(run));
+            StreamStage<? extends Timed<?>> timed = FourninesPipelines.perEventResults(perEvent, events.filter(countProcessed), run);
+            keep(timed.map(Timed::item), record);
             return;
         }
-        StreamStage<Event> events = pipeline.readFrom(source(record -> decodeNexmark(record.value()).event())).withTimestamps(Event::dateTime, 0);
-        query.attach(events.filter(countProcessed)).writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+        StreamStage<Event> events = pipeline.readFrom(source(r -> decodeNexmark(r.value()).event())).withTimestamps(Event::dateTime, 0);
+        StreamStage<?> results = query.attach(events.filter(countProcessed));
+        results.writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+        keep(results, record);
+    }
+
+    /** The results into {@code record} (a checked run's; may be null) and the results topic, if there is one. */
+    private void keep(StreamStage<?> results, Sink<Object> record) {
+        if (record != null) {
+            results.writeTo(record);
+        }
+        String topic = endpoint.resultsTopic();
+        if (topic != null) {
+            Map<String, Object> producer = Map.of("bootstrap.servers", endpoint.bootstrap());
+            Function<Object, ProducerRecord<byte[], byte[]>> toRecord =
+                    result -> new ProducerRecord<>(topic, null, ResultLines.of(result).getBytes(StandardCharsets.UTF_8));
+            // The prefix names the run (its topic is the run's own): restarts of the job keep it, other runs do not share it.
+            results.writeTo(scenario.guarantee() == Scenario.Guarantee.EXACTLY_ONCE
+                    ? KafkaSinks.kafkaTransactional(producer, "fournines-" + topic, toRecord) : KafkaSinks.kafka(producer, toRecord));
+        }
     }
 
     private <T> StreamSource<T> source(RecordDecoder<T> decoder) {
@@ -93,8 +124,9 @@ final class KafkaLoad implements AutoCloseable {
             consumed.increment();
             return item;
         };
+        KafkaSourceOptions options = KafkaSourceOptions.defaults(deadLetters);
         return KafkaSources.kafka(Map.of("bootstrap.servers", endpoint.bootstrap()), endpoint.topic(), counting,
-                KafkaSourceOptions.defaults(deadLetters));
+                scenario.bounded() ? options.endingAt(r -> r.headers().lastHeader(EndOfStream.HEADER) != null) : options);
     }
 
     private NexmarkRecords.ScheduledEvent decodeNexmark(byte[] value) {
