@@ -1,5 +1,6 @@
 """The independent computation a trial is checked against: the trial's events made again by
-`nexmark generate` (the in-process generator's seed, the job's rate, keys, t=0 and event count), then
+`nexmark generate` (the generators' seed, the job's rate, keys, t=0 and event count: the in-process
+generator and the load generator make the same events from them), then
 the query's reference implementation over them (`nexmark query --reference`: plain loops, no engine),
 into expected.jsonl in the trial's folder. The events file, as large as the run's input, is removed
 afterwards; check.json keeps the command that makes it again.

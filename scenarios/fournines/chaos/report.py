@@ -39,7 +39,9 @@ def write_chaos_json(folder: Path, request: ChaosRequest, trials: list[Trial]) -
 
 
 def _cells(trial: Trial) -> list[str]:
+    """A Kafka-fed trial's counts add the results topic's to the recorded files' (its violations name which)."""
+    checks = [c for c in (trial.check, trial.kafka_check) if c is not None]
     counts = (["-"] * 4 if trial.check is None else
-              [f"{getattr(trial.check, name):,}" for name in ("expected", "lost", "duplicated", "wrong")])
+              [f"{trial.check.expected:,}", *(f"{sum(getattr(c, name) for c in checks):,}" for name in ("lost", "duplicated", "wrong"))])
     return [str(trial.number), str(trial.seed), trial.fault.kind, trial.fault.target, trial.fault.at, trial.status,
             *counts, trial.verdict()]

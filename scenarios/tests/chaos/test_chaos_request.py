@@ -46,7 +46,6 @@ def test_bad_keys_and_values_are_refused_naming_them(args, message):
 
 @pytest.mark.parametrize("scenario, args, message", [
     ("q13", [], "q13: query q13 has no reference computation to check its output against"),
-    ("q5", ["SOURCE=kafka"], "q5: load.source kafka: chaos needs the in-process generator"),
     ("q5", ["ENGINE=flink"], "q5: engine flink: chaos runs the reference engine's member"),
     ("q5", ["WINDOW_MS=0"], "scenarios/q5.yaml: query.window_ms: must be an integer from 1"),
 ])
@@ -54,6 +53,12 @@ def test_scenarios_chaos_cannot_check_are_refused(scenario, args, message):
     with pytest.raises(RunRefused) as e:
         parse_request(scenario, args)
     assert str(e.value).startswith(message)
+
+
+def test_a_kafka_fed_scenario_is_checked_too():
+    request = parse_request("q5", ["SOURCE=kafka", "TRIALS=2"])
+    assert (request.query, request.trials) == ("q5", 2)
+    assert "SOURCE=kafka" in request.replay(7)
 
 
 @pytest.mark.parametrize("args", [["q5", "RATE=1000"], ["q13"], ["q5", "FAULTS=flood"]])

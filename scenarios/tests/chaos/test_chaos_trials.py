@@ -19,7 +19,8 @@ EXPECTED = [json.dumps({"start": s, "end": s + 10, "auction": 7, "count": 2}) fo
 
 
 class StandIn:
-    """Plays each trial's run as told: its status, exit code and recorded lines, in turn."""
+    """Plays each trial's run as told: its status, exit code, recorded lines and (Kafka-fed, when
+    read back) the results topic's lines, in turn."""
 
     def __init__(self, monkeypatch, runs):
         self.runs, self.jobs = list(runs), []
@@ -27,7 +28,7 @@ class StandIn:
         monkeypatch.setattr(trial_module, "expected_results", self.expected)
 
     def run(self, job, launcher, profile, results_root, run_dir):
-        status, code, lines = self.runs.pop(0)
+        status, code, lines, *topic = self.runs.pop(0)
         self.jobs.append(job)
         record = {"status": status, "faults_injected": [{"action": "kill"}] if job["faults"] else None}
         if status != "completed":
@@ -37,6 +38,8 @@ class StandIn:
         recorded.mkdir(parents=True)
         (recorded / "1.committed").write_text("".join(line + "\n" for line in lines))
         (recorded / "2.pending").write_text(EXPECTED[0] + "\n")  # never published: not output
+        if topic and topic[0] is not None:
+            (run_dir / "kafka-results.jsonl").write_text("".join(line + "\n" for line in topic[0]))
         return code
 
     @staticmethod
@@ -102,3 +105,19 @@ def test_the_cluster_is_sent_the_checked_runs_fields_and_the_runner_keeps_the_fa
     assert (submitted["start_epoch_ns"], submitted["record_results"]) == (7_000_000, True)
     assert submitted["chaos_point"] == {"member": "coordinator", "at": fault.at, "then": "freeze"}
     assert submitted["faults"] == [] and job["faults"][0]["target"] == "member-1"
+
+
+def test_a_kafka_fed_trial_checks_what_its_results_topic_holds_on_its_own(tmp_path, monkeypatch, capsys):
+    StandIn(monkeypatch, [("completed", 0, EXPECTED, EXPECTED[:2]), ("completed", 0, EXPECTED, None),
+                          ("completed", 0, EXPECTED, EXPECTED)])
+    code, folder, report = chaos(tmp_path, ["TRIALS=3", "SEED=100", "SOURCE=kafka"])
+    assert code == 1
+    lost, unread, passed = report["trials"]
+    assert lost["violations"] == ["results topic: 1 lost"]
+    assert (lost["lost"], lost["results_topic"]["lost"], lost["results_topic"]["recorded"]) == (0, 1, 2)
+    assert unread["violations"] == ["the results topic was not read back"] and unread["results_topic"]["lost"] is None
+    assert passed["verdict"] == "ok"
+    checked = json.loads((folder / "trial-001" / "check.json").read_text())
+    assert (checked["results_topic"]["lost"], checked["results_topic"]["file"]) == (1, "kafka-results.jsonl")
+    first_row = capsys.readouterr().out.splitlines()[1].split()
+    assert first_row[7] == "1" and first_row[-1] == "violation"  # lost: the files' and the topic's together

@@ -12,6 +12,12 @@ for its start-up (several seconds on a busy machine). On the way out, whatever h
 a crash), the load generator and then the broker get SIGTERM, a grace period, then SIGKILL; the
 broker removes its data. Their output stays in the results folder: loadgen.log, loadgen.json,
 broker.log (the broker's own log), broker.out and broker-launcher.log.
+
+A checked run (`record_results`, `chaos`) gets a bounded load on a known schedule: the load generator
+sends the job's `load.events` events from its `start_epoch_ns` and then marks the end of every
+partition, where the members' sources end. Its cluster also writes every result to a second topic,
+`<topic>-results`, which is read back before the broker stops, into kafka-results.jsonl, as a reader
+downstream sees it: under exactly-once, only what committed transactions wrote.
 """
 import json
 import os
@@ -35,6 +41,10 @@ STOP_GRACE_S = 30.0  # the load generator flushes its producers; the broker shut
 LOADGEN_HEAP = ["-Xms1g", "-Xmx1g"]
 # The load generator outlives the member by this much unless stopped first (it always is).
 LOADGEN_SLACK_S = 120.0
+RESULTS_FILE = "kafka-results.jsonl"
+# How long the results' reader waits for open transactions to end: a member killed mid-transaction is
+# fenced when the job restarts, within seconds; one still open after this holds output back.
+STABLE_S = 10
 _READY = re.compile(r'\{"type":"ready","bootstrap":"([^"]+)"')
 
 
@@ -72,8 +82,10 @@ class KafkaLoad:
     """What the member needs (its extra arguments), the load generator to start once the member runs,
     and to check afterwards."""
 
-    def __init__(self, bootstrap: str | None = None, topic: str | None = None, start_loadgen=None):
+    def __init__(self, bootstrap: str | None = None, topic: str | None = None, start_loadgen=None,
+                 results_topic: str | None = None, read_results=None):
         self.bootstrap, self.topic, self._start_loadgen = bootstrap, topic, start_loadgen
+        self.results_topic, self._read_results = results_topic, read_results
         self.loadgen: _Sidecar | None = None
 
     def start_load(self) -> None:
@@ -89,7 +101,14 @@ class KafkaLoad:
     @property
     def job_fields(self) -> dict:
         """What a cluster needs to read the topic: added to the job it is sent (nexmark/driver KafkaEndpoint)."""
-        return {"kafka_endpoint": {"bootstrap": self.bootstrap, "topic": self.topic}} if self.topic else {}
+        if not self.topic:
+            return {}
+        results = {"results_topic": self.results_topic} if self.results_topic else {}
+        return {"kafka_endpoint": {"bootstrap": self.bootstrap, "topic": self.topic, **results}}
+
+    def read_results(self) -> str | None:
+        """A checked run's results topic into RESULTS_FILE; why it could not be read whole, or None."""
+        return self._read_results() if self._read_results else None
 
     def failure(self) -> str | None:
         """Why the load is not to be trusted: the load generator ended by itself with an error."""
@@ -121,7 +140,10 @@ def kafka_load(scenario: dict, run_dir: Path):
     try:
         bootstrap = os.environ.get(BOOTSTRAP_ENV) or _start_broker(broker_jar, run_dir, sidecars)
         topic = f"fournines-{run_dir.name}"
-        _create_topic(loadgen_jar, bootstrap, topic, scenario, run_dir)
+        _create_topic(loadgen_jar, bootstrap, topic, scenario["load"]["partitions"], _fsync_configs(scenario), run_dir)
+        results_topic = f"{topic}-results" if scenario.get("record_results") else None
+        if results_topic:
+            _create_topic(loadgen_jar, bootstrap, results_topic, 1, [], run_dir)
         _describe(run_dir, bootstrap, topic, external=bool(os.environ.get(BOOTSTRAP_ENV)))
 
         def start_loadgen() -> _Sidecar:
@@ -130,7 +152,10 @@ def kafka_load(scenario: dict, run_dir: Path):
             sidecars.append(loadgen)
             return loadgen
 
-        yield KafkaLoad(bootstrap, topic, start_loadgen)
+        def read_results() -> str | None:
+            return _read_topic(loadgen_jar, bootstrap, results_topic, scenario["guarantee"] == "exactly-once", run_dir)
+
+        yield KafkaLoad(bootstrap, topic, start_loadgen, results_topic, read_results if results_topic else None)
     finally:
         for sidecar in reversed(sidecars):
             sidecar.stop(STOP_GRACE_S)
@@ -152,16 +177,35 @@ def _start_broker(jar: Path, run_dir: Path, sidecars: list) -> str:
     raise KafkaLoadError(f"the local Kafka broker was not ready within {BROKER_START_S:g} s; see {log}")
 
 
-def _create_topic(jar: Path, bootstrap: str, topic: str, scenario: dict, run_dir: Path) -> None:
+def _fsync_configs(scenario: dict) -> list[str]:
     kafka = scenario["load"]["kafka"]
-    configs = [arg for name, key in (("flush_messages", "flush.messages"), ("flush_ms", "flush.ms")) if name in kafka
-               for arg in ("--config", f"{key}={kafka[name]}")]
-    with open(run_dir / "loadgen.log", "ab") as log:
-        code = subprocess.run(["java", "-jar", str(jar.resolve()), "create-topic", "--bootstrap", bootstrap, "--topic", topic,
-                               "--partitions", str(scenario["load"]["partitions"]), *configs],
-                              stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=run_dir).returncode
+    return [arg for name, key in (("flush_messages", "flush.messages"), ("flush_ms", "flush.ms")) if name in kafka
+            for arg in ("--config", f"{key}={kafka[name]}")]
+
+
+def _create_topic(jar: Path, bootstrap: str, topic: str, partitions: int, configs: list[str], run_dir: Path) -> None:
+    code = _loadgen_tool(jar, ["create-topic", "--bootstrap", bootstrap, "--topic", topic, "--partitions", str(partitions),
+                               *configs], run_dir)
     if code:
         raise KafkaLoadError(f"creating topic {topic} on {bootstrap} failed (exit {code}); see {run_dir / 'loadgen.log'}")
+
+
+def _read_topic(jar: Path, bootstrap: str, topic: str, committed: bool, run_dir: Path) -> str | None:
+    """The topic into RESULTS_FILE; None, or why not all of it could be read (the tool's last words)."""
+    as_committed = ["--committed", "--stable-s", str(STABLE_S)] if committed else []
+    code = _loadgen_tool(jar, ["read-topic", "--bootstrap", bootstrap, "--topic", topic, *as_committed,
+                               "--out", str((run_dir / RESULTS_FILE).resolve())], run_dir)
+    if not code:
+        return None
+    lines = (run_dir / "loadgen.log").read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    return f"reading the results topic {topic} failed (exit {code}): {lines[-1] if lines else 'no output'}"
+
+
+def _loadgen_tool(jar: Path, args: list[str], run_dir: Path) -> int:
+    """One of the load generator's short commands, its output appended to loadgen.log; its exit code."""
+    with open(run_dir / "loadgen.log", "ab") as log:
+        return subprocess.run(["java", "-jar", str(jar.resolve()), *args], stdin=subprocess.DEVNULL, stdout=log,
+                              stderr=subprocess.STDOUT, cwd=run_dir).returncode
 
 
 def _loadgen_command(jar: Path, bootstrap: str, topic: str, scenario: dict, run_dir: Path) -> list[str]:
@@ -174,7 +218,14 @@ def _loadgen_command(jar: Path, bootstrap: str, topic: str, scenario: dict, run_
             "--rate", str(load["rate"]), "--producers", str(kafka["producers"]),
             "--duration-s", str(scenario["warmup_s"] + scenario["duration_s"] + LOADGEN_SLACK_S),
             "--acks", kafka["acks"], "--linger-ms", str(kafka["linger_ms"]), "--batch-size", str(kafka["batch_size"]),
-            "--summary", str((run_dir / "loadgen.json").resolve())]
+            *_checked_load(scenario), "--summary", str((run_dir / "loadgen.json").resolve())]
+
+
+def _checked_load(scenario: dict) -> list[str]:
+    """A checked run's load: its events from its t=0 (both known, so they can be made again), then the end."""
+    bounded = ["--events", str(scenario["load"]["events"]), "--end-of-stream"] if "events" in scenario["load"] else []
+    start = ["--start-epoch-ms", str(scenario["start_epoch_ns"] // 1_000_000)] if "start_epoch_ns" in scenario else []
+    return [*bounded, *start]
 
 
 def _describe(run_dir: Path, bootstrap: str, topic: str, external: bool) -> None:

@@ -50,7 +50,7 @@ def run(scenario: dict, launcher: Launcher, profile: bool, results_root: Path = 
 
 def _fed(scenario: dict, run_dir: Path, plan: Plan) -> Outcome:
     """Plays with the scenario's Kafka load around it (none unless load.source is kafka); a broker or
-    load generator that failed fails the run."""
+    load generator that failed fails the run, and so do results that could not be read back whole."""
     total_s = scenario["warmup_s"] + scenario["duration_s"]
     try:
         with kafka_load(scenario, run_dir) as kafka:
@@ -59,6 +59,9 @@ def _fed(scenario: dict, run_dir: Path, plan: Plan) -> Outcome:
                            on_running=kafka.start_load)
             if outcome.status == "completed" and kafka.failure():
                 outcome = Outcome("failed", kafka.failure(), EXIT_FAILED)
+            unread = None if outcome.status == "interrupted" else kafka.read_results()
+            if outcome.status == "completed" and unread:
+                outcome = Outcome("failed", unread, EXIT_FAILED)
             return outcome
     except KafkaLoadError as e:
         return Outcome("failed", str(e), EXIT_FAILED)

@@ -1,7 +1,9 @@
 """./fournines chaos with real members: one trial of each fault kind under exactly-once, and a kill
 under at-least-once, each a 3-member cluster of JVMs running a bounded Q5, checked against the
-reference computation over the same events (the short version of `./fournines chaos q5 TRIALS=100`).
-The checker's own detection of lost, duplicated and wrong results is tested in tests/chaos."""
+reference computation over the same events (the short version of `./fournines chaos q5 TRIALS=100`);
+and fed through a real Kafka broker, a kill and a kill between the commit messages, with the results
+topic read as committed. The checker's own detection of lost, duplicated and wrong results is tested
+in tests/chaos."""
 import json
 import os
 import signal
@@ -59,4 +61,16 @@ def test_at_least_once_loses_nothing_when_a_member_is_killed(tmp_path):
     assert report["guarantee"] == "at-least-once"
     assert trial["fired"] and trial["status"] == "completed", output
     assert trial["lost"] == 0, output
+    assert code == 0, output
+
+
+@pytest.mark.parametrize("kind", ["kill", "commit-kill"])
+def test_fed_through_kafka_the_results_topic_read_as_committed_holds_each_result_once(tmp_path, kind):
+    code, report, output = _chaos(tmp_path, f"FAULTS={kind}", "SOURCE=kafka")
+    (trial,) = report["trials"]
+    assert trial["fired"] and trial["status"] == "completed", output
+    assert trial["results_topic"]["expected"] > 300
+    assert (trial["lost"], trial["duplicated"], trial["wrong"]) == (0, 0, 0), output
+    topic = trial["results_topic"]
+    assert (topic["lost"], topic["duplicated"], topic["wrong"]) == (0, 0, 0), output
     assert code == 0, output

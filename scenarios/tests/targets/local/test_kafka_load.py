@@ -70,6 +70,24 @@ def test_broker_topic_and_load_generator_start_and_stop_in_order(tmp_path):
     assert json.loads((run_dir / "kafka.json").read_text()) == {"bootstrap": bootstrap, "topic": "fournines-run", "external": False}
 
 
+def test_a_checked_runs_load_ends_after_its_events_on_its_schedule_and_its_results_topic_is_read_back(tmp_path):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    job = scenario()
+    t0_ns = 1_700_000_000_123 * 1_000_000  # long past: every event is overdue, the load is sent at once
+    job["load"]["events"], job["start_epoch_ns"], job["record_results"] = 3_000, t0_ns, True
+    with kafka_load(job, run_dir) as kafka:
+        assert kafka.job_fields["kafka_endpoint"]["results_topic"] == "fournines-run-results"
+        kafka.start_load()
+        wait_until(lambda: kafka.loadgen.exit_code() is not None, 60, "the bounded load sent")
+        assert kafka.loadgen.exit_code() == 0
+        assert kafka.read_results() is None
+    summary = json.loads((run_dir / "loadgen.json").read_text())
+    assert (summary["sent"], summary["acked"], summary["start_epoch_ns"]) == (3_000, 3_000, t0_ns)
+    assert summary["partitions_ended"] == job["load"]["partitions"]
+    assert (run_dir / "kafka-results.jsonl").read_text() == ""  # nothing wrote results: the topic exists, empty
+
+
 def test_a_killed_runner_leaves_no_broker_or_load_generator(tmp_path):
     run_dir = tmp_path / "run"
     run_dir.mkdir()
