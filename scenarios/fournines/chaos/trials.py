@@ -38,9 +38,9 @@ def run_chaos(request: ChaosRequest, prepared: Prepared, results_root: Path) -> 
                 stopped = e.exit_code
                 break
             trials.append(trial)
-            counts = (f"{trial.check.expected:,} expected, {trial.check.lost:,} lost, {trial.check.duplicated:,} "
-                      f"duplicated, {trial.check.wrong:,} wrong" if trial.check else trial.check_error)
-            _say(f"chaos: {name}: run {trial.status}; {counts}: {trial.verdict()}")
+            counts = (f"{trial.check.expected:,} expected, {_counts(trial.check)}" if trial.check else trial.check_error)
+            topic = f"; results topic: {_counts(trial.kafka_check)}" if trial.kafka_check else ""
+            _say(f"chaos: {name}: run {trial.status}; {counts}{topic}: {trial.verdict()}")
     print(table(trials))
     print(summary(request, trials))
     print(f"results: {write_chaos_json(folder, request, trials)}")
@@ -48,6 +48,10 @@ def run_chaos(request: ChaosRequest, prepared: Prepared, results_root: Path) -> 
         _say(f"chaos: stopped by a signal after {len(trials)} trial(s)")
         return stopped
     return EXIT_FAILED if any(t.violations() for t in trials) else 0
+
+
+def _counts(check) -> str:
+    return f"{check.lost:,} lost, {check.duplicated:,} duplicated, {check.wrong:,} wrong"
 
 
 def _say(text: str) -> None:
