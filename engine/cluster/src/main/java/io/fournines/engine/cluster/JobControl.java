@@ -259,7 +259,9 @@ public final class JobControl implements Cluster.Listener {
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
-            job.state = "running";
+            if (!job.left) {
+                job.state = "running";
+            }
             code = run.run(stderr);
         } catch (Exception e) {
             stderr.println("member " + cluster.self() + ": job " + job.id + " failed: " + e);
@@ -392,6 +394,9 @@ public final class JobControl implements Cluster.Listener {
     private void leave(JobState job, String cause) {
         job.left = true;
         failLocally(job, cause);
+        // At once, not when the part has stopped (writing its files can take a while): one asking
+        // meanwhile would read the cause as the job's failure.
+        job.state = "left";
     }
 
     /** Stops every running job and waits for it to write its files. */

@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The job-control protocol on three members in one JVM, with a fake job runner: the cluster never
  * reads a job's description, it only asks the runner. A description here is
- * {@code members=N[,fail-on=M][,refuse]}.
+ * {@code members=N[,fail-on=M][,refuse][,slow-stop]} ({@code slow-stop}: a part that has ended waits
+ * for the test to let it return).
  */
 class JobControlTest {
 
@@ -101,6 +102,22 @@ class JobControlTest {
         assertThat(members.get(0).job(id).cause).contains("failed because it lost the connection to member 2").contains("no snapshots to restart from");
     }
 
+    @Test
+    void aMemberThatLeavesItsPartSaysLeftAtOnceNotOnlyWhenThePartHasStopped() throws Exception {
+        List<JobControl> members = start(3);
+        long id = members.get(0).submit("members=3,slow-stop");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> parts.size() == 3 && parts.stream().allMatch(p -> p.running.getCount() == 0));
+        members.get(1).onDropped("this member was paused for 4000 ms");
+        try {
+            JobControl.JobState left = members.get(1).job(id);
+            assertThat(left.cause).contains("left job " + id);
+            // A runner asking meanwhile must not read the cause as the job's failure.
+            assertThat(left.state).as("while its part is still stopping").isEqualTo("left");
+        } finally {
+            parts.forEach(p -> p.release.countDown());
+        }
+    }
+
     /** Settings from the description; a part that runs until stopped or failed, or fails itself on member fail-on. */
     private final class FakeRunner implements JobRunner {
         @Override
@@ -114,7 +131,7 @@ class JobControlTest {
         @Override
         public JobPart part(String description, PartContext context) {
             String failOn = description.contains("fail-on=") ? field(description, "fail-on") : "-1";
-            FakePart part = new FakePart(context, Integer.parseInt(failOn) == context.member());
+            FakePart part = new FakePart(context, Integer.parseInt(failOn) == context.member(), description.contains("slow-stop"));
             parts.add(part);
             return part;
         }
@@ -133,12 +150,14 @@ class JobControlTest {
         final JobRunner.PartContext context;
         final boolean failsItself;
         final CountDownLatch running = new CountDownLatch(1);
+        final CountDownLatch release;
         final CompletableFuture<Void> ended = new CompletableFuture<>();
         volatile Throwable failure;
 
-        FakePart(JobRunner.PartContext context, boolean failsItself) {
+        FakePart(JobRunner.PartContext context, boolean failsItself, boolean slowStop) {
             this.context = context;
             this.failsItself = failsItself;
+            this.release = new CountDownLatch(slowStop ? 1 : 0);
         }
 
         @Override
@@ -157,6 +176,8 @@ class JobControlTest {
                 return 3;
             } catch (ExecutionException e) {
                 return 1;
+            } finally {
+                release.await();
             }
         }
 
