@@ -311,7 +311,7 @@ public final class JobControl implements Cluster.Listener {
         if (part != null) {
             part.fail(new IllegalStateException(cause));
         } else {
-            job.state = "failed";
+            job.state = job.left ? "left" : "failed";
         }
     }
 
@@ -393,10 +393,10 @@ public final class JobControl implements Cluster.Listener {
 
     private void leave(JobState job, String cause) {
         job.left = true;
-        failLocally(job, cause);
-        // At once, not when the part has stopped (writing its files can take a while): one asking
-        // meanwhile would read the cause as the job's failure.
+        // Before the cause, not when the part has stopped (ending it and writing its files take a
+        // while): one asking meanwhile would read the cause as the job's failure.
         job.state = "left";
+        failLocally(job, cause);
     }
 
     /** Stops every running job and waits for it to write its files. */

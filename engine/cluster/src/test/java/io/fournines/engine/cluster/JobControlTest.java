@@ -25,8 +25,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The job-control protocol on three members in one JVM, with a fake job runner: the cluster never
  * reads a job's description, it only asks the runner. A description here is
- * {@code members=N[,fail-on=M][,refuse][,slow-stop]} ({@code slow-stop}: a part that has ended waits
- * for the test to let it return).
+ * {@code members=N[,fail-on=M][,refuse][,slow-stop]} ({@code slow-stop}: a part told to fail takes
+ * until the test lets it).
  */
 class JobControlTest {
 
@@ -107,14 +107,17 @@ class JobControlTest {
         List<JobControl> members = start(3);
         long id = members.get(0).submit("members=3,slow-stop");
         await().atMost(10, TimeUnit.SECONDS).until(() -> parts.size() == 3 && parts.stream().allMatch(p -> p.running.getCount() == 0));
-        members.get(1).onDropped("this member was paused for 4000 ms");
+        Thread dropped = new Thread(() -> members.get(1).onDropped("this member was paused for 4000 ms"));
+        dropped.start();
         try {
             JobControl.JobState left = members.get(1).job(id);
+            await().atMost(10, TimeUnit.SECONDS).until(() -> left.cause != null);
             assertThat(left.cause).contains("left job " + id);
             // A runner asking meanwhile must not read the cause as the job's failure.
             assertThat(left.state).as("while its part is still stopping").isEqualTo("left");
         } finally {
             parts.forEach(p -> p.release.countDown());
+            dropped.join();
         }
     }
 
@@ -176,8 +179,6 @@ class JobControlTest {
                 return 3;
             } catch (ExecutionException e) {
                 return 1;
-            } finally {
-                release.await();
             }
         }
 
@@ -193,6 +194,11 @@ class JobControlTest {
 
         @Override
         public void fail(Throwable cause) {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             if (failure == null) {
                 failure = cause;
             }
