@@ -15,6 +15,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -136,19 +137,8 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         if (!flushPending()) {
             return false;
         }
-        if (partitions.length == 0) {
-            return nothingToRead();
-        }
         if (batch == null || !batch.hasNext()) {
-            long start = System.nanoTime();
-            batch = consumer.poll(Duration.ZERO).iterator();
-            long end = System.nanoTime();
-            lastPollNanos = end;
-            polls.increment();
-            pollNanos.add(end - start);
-            if (end - start > 1_000_000) {
-                slowPolls.increment();
-            }
+            batch = poll();
         }
         long now = lastPollNanos;
         while (batch.hasNext()) {
@@ -191,17 +181,25 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     }
 
     /**
-     * An instance without partitions (more instances than partitions) never polls, which Kafka refuses
-     * without an assignment: it says it is idle, once, and a bounded one ends at once.
+     * What has arrived, without waiting. An instance without partitions (more instances than
+     * partitions) never polls, which Kafka refuses without an assignment: it has nothing to read, so
+     * it says idle once and a bounded one ends at once, as one whose partitions all ended.
      */
-    private boolean nothingToRead() {
-        if (watermarks != null) {
-            pendingWatermark = watermarks.advance(System.nanoTime(), i -> false);
-            if (!flushPending()) {
-                return false;
-            }
+    private Iterator<ConsumerRecord<byte[], byte[]>> poll() {
+        long start = System.nanoTime();
+        lastPollNanos = start;
+        if (partitions.length == 0) {
+            return Collections.emptyIterator();
         }
-        return options.endOfStream() != null;
+        Iterator<ConsumerRecord<byte[], byte[]>> fetched = consumer.poll(Duration.ZERO).iterator();
+        long end = System.nanoTime();
+        lastPollNanos = end;
+        polls.increment();
+        pollNanos.add(end - start);
+        if (end - start > 1_000_000) {
+            slowPolls.increment();
+        }
+        return fetched;
     }
 
     /**
@@ -209,9 +207,6 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
      * stays there, so a snapshot keeps it and a restored source reads the record again and ends too.
      */
     private void endPartition(int slot, long offset) {
-        if (ended[slot]) {
-            return;
-        }
         nextOffsets[slot] = offset;
         ended[slot] = true;
         endedCount++;
