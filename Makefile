@@ -55,7 +55,7 @@ test-java:
 	$(MVN) verify
 
 test-python: venv
-	PYTHONPATH=scenarios:analysis $(VENV)/bin/python -m pytest -q analysis scenarios infra
+	PYTHONPATH=scenarios:analysis $(VENV)/bin/python -m pytest -q -rs analysis scenarios infra
 
 jmh:
 	./fournines jmh $(JMH_ARGS)
@@ -100,7 +100,7 @@ gate-selftest:
 		--slowdown '$(SLOWDOWN)' --threshold '$(THRESHOLD)' $(bench_overrides)
 
 # EC2 (README, "Running on AWS"). Settings are make variables, which make passes to the environment:
-# CLUSTER, OPERATOR_CIDR, SSH_KEY, AWS_REGION, AWS_AZ, STACK, MEMBER_TYPE, BROKER_TYPE, LOADGEN_TYPE, BROKERS,
+# CLUSTER, OPERATOR_CIDR, OPERATOR_CIDR_WIDE, SSH_KEY, AWS_REGION, AWS_AZ, STACK, MEMBER_TYPE, BROKER_TYPE, LOADGEN_TYPE, BROKERS,
 # LOADGENS, COST_OK (scenarios/fournines/targets/aws/cluster.py).
 aws-cost:
 	./fournines aws-cost

@@ -6,7 +6,7 @@ import subprocess
 import hcl2
 import pytest
 
-from fournines.targets.aws.cluster import Operator, Shape, terraform_variables
+from fournines.targets.aws.cluster import OPERATOR_CIDR_MIN_PREFIX, Operator, Shape, terraform_variables
 from fournines.targets.aws.inventory import GROUPS, PORT_VARIABLES
 from infra_paths import INFRA, TERRAFORM_DIR, terraform
 
@@ -120,9 +120,11 @@ def test_the_ingress_check_catches_an_open_door(rule, complaint):
     assert any(complaint in p for p in problems), problems
 
 
-def test_the_operator_cidr_cannot_be_the_whole_internet(hcl):
-    condition = hcl["variable"]["operator_cidr"]["validation"][0]["condition"]
-    assert '"0.0.0.0/0"' in condition and "!contains" in condition
+def test_the_operator_cidr_is_no_wider_than_the_runner_allows(hcl):
+    assert hcl["variable"]["operator_cidr_min_prefix"]["default"] == OPERATOR_CIDR_MIN_PREFIX
+    ssh = hcl["resource"]["aws_vpc_security_group_ingress_rule"]["ssh_from_operator"]
+    condition = ssh["lifecycle"][0]["precondition"][0]["condition"]
+    assert "var.operator_cidr" in condition and ">= var.operator_cidr_min_prefix" in condition
 
 
 def test_hosts_share_the_placement_group_and_the_security_group_and_are_tagged(hcl):

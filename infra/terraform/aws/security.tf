@@ -28,6 +28,13 @@ resource "aws_vpc_security_group_ingress_rule" "ssh_from_operator" {
   from_port         = 22
   to_port           = 22
   cidr_ipv4         = var.operator_cidr
+
+  lifecycle {
+    precondition {
+      condition     = tonumber(split("/", var.operator_cidr)[1]) >= var.operator_cidr_min_prefix
+      error_message = "operator_cidr ${var.operator_cidr} is wider than a /${var.operator_cidr_min_prefix}: that many addresses may try SSH. Give your own address (/32) or your network's; to allow it anyway, set operator_cidr_min_prefix = 0 (OPERATOR_CIDR_WIDE=1)."
+    }
+  }
 }
 
 resource "aws_vpc_security_group_ingress_rule" "cluster_port_within_group" {

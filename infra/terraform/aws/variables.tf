@@ -35,8 +35,19 @@ variable "operator_cidr" {
   type        = string
 
   validation {
-    condition     = can(cidrhost(var.operator_cidr, 0)) && !contains(["0.0.0.0/0", "::/0"], var.operator_cidr)
-    error_message = "operator_cidr must be a CIDR block such as 203.0.113.7/32, and not the whole internet."
+    condition     = can(regex("^[0-9]+[.][0-9]+[.][0-9]+[.][0-9]+/[0-9]+$", var.operator_cidr)) && can(cidrhost(var.operator_cidr, 0))
+    error_message = "operator_cidr must be an IPv4 CIDR block such as 203.0.113.7/32 (the SSH rule is IPv4)."
+  }
+}
+
+variable "operator_cidr_min_prefix" {
+  description = "The widest operator_cidr allowed, as a prefix length: 16, unless the operator explicitly allows a wider range (OPERATOR_CIDR_WIDE=1 sets 0)."
+  type        = number
+  default     = 16
+
+  validation {
+    condition     = var.operator_cidr_min_prefix >= 0 && var.operator_cidr_min_prefix <= 32 && floor(var.operator_cidr_min_prefix) == var.operator_cidr_min_prefix
+    error_message = "operator_cidr_min_prefix must be a whole prefix length from 0 to 32."
   }
 }
 

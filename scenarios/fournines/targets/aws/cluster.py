@@ -2,7 +2,8 @@
 cost confirmation, and terraform apply / output / destroy on infra/terraform/aws.
 
 Settings come from the environment (make passes its command-line variables there):
-  OPERATOR_CIDR  required: the only source allowed to SSH in, e.g. 203.0.113.7/32
+  OPERATOR_CIDR  required: the only source allowed to SSH in, e.g. 203.0.113.7/32; at most a /16
+  OPERATOR_CIDR_WIDE=1   allows an OPERATOR_CIDR wider than a /16 (the operator's explicit choice)
   SSH_KEY        private key whose .pub goes on the hosts (default ~/.ssh/id_ed25519)
   AWS_REGION     default us-east-1 (the price table's region)
   AWS_AZ         availability zone (default: the region's first)
@@ -14,6 +15,7 @@ Per-cluster files the runner makes (a secret, the inventory, known hosts) stay i
 which git ignores; Terraform's state stays in infra/terraform/aws/.
 """
 import getpass
+import ipaddress
 import json
 import os
 import re
@@ -32,6 +34,8 @@ TFVARS = TERRAFORM_DIR / "fournines.auto.tfvars.json"  # auto-loaded, so a hand-
 STATE_DIR = REPO_ROOT / "infra" / ".aws-cluster"
 ROOT_VOLUME_GB = 30
 MAX_MEMBERS = 100  # variable "members" in infra/terraform/aws/variables.tf
+# The widest SSH source allowed without OPERATOR_CIDR_WIDE=1 (variable "operator_cidr_min_prefix").
+OPERATOR_CIDR_MIN_PREFIX = 16
 TEARDOWN = (f"Tear the cluster down with: make aws-down   (or: terraform -chdir={TERRAFORM_DIR.relative_to(REPO_ROOT)} "
             "destroy). Every resource is tagged Project=fournines and Stack=<stack> for a manual clean-up.")
 
@@ -92,6 +96,7 @@ class Operator:
     owner: str
     cidr: str
     ssh_key: Path
+    wide_cidr_allowed: bool = False
 
     @property
     def ssh_public_key(self) -> Path:
@@ -104,11 +109,14 @@ def operator(env=os.environ) -> Operator:
     result = Operator(region=env.get("AWS_REGION", "us-east-1"), availability_zone=env.get("AWS_AZ", ""),
                       stack=env.get("STACK", f"fournines-{re.sub(r'[^a-z0-9-]', '', user.lower())}"[:31]),
                       owner=user, cidr=env.get("OPERATOR_CIDR", ""),
-                      ssh_key=Path(env.get("SSH_KEY", "~/.ssh/id_ed25519")).expanduser())
+                      ssh_key=Path(env.get("SSH_KEY", "~/.ssh/id_ed25519")).expanduser(),
+                      wide_cidr_allowed=env.get("OPERATOR_CIDR_WIDE") == "1")
     problems = []
     if not result.cidr:
         problems.append("OPERATOR_CIDR is not set: the address range allowed to SSH in, e.g. OPERATOR_CIDR=203.0.113.7/32 "
                         "(your address: curl https://checkip.amazonaws.com)")
+    else:
+        problems.extend(_cidr_problems(result.cidr, result.wide_cidr_allowed))
     for key in (result.ssh_key, result.ssh_public_key):
         if not key.is_file():
             problems.append(f"SSH_KEY: {key} does not exist (make one with ssh-keygen -t ed25519, or set SSH_KEY=<private key>)")
@@ -118,6 +126,18 @@ def operator(env=os.environ) -> Operator:
     if problems:
         raise ClusterRefused("\n".join(problems))
     return result
+
+
+def _cidr_problems(cidr: str, wide_allowed: bool) -> list[str]:
+    try:
+        network = ipaddress.IPv4Network(cidr, strict=False)
+    except ValueError:
+        return [f"OPERATOR_CIDR={cidr}: not an IPv4 address range such as 203.0.113.7/32 (the hosts' SSH rule is IPv4)"]
+    if network.prefixlen < OPERATOR_CIDR_MIN_PREFIX and not wide_allowed:
+        return [f"OPERATOR_CIDR={cidr}: {network.num_addresses:,} addresses would be allowed to try SSH, a range wider than "
+                f"a /{OPERATOR_CIDR_MIN_PREFIX}; give your own address (/32) or your network's, or set OPERATOR_CIDR_WIDE=1 "
+                "to allow it anyway"]
+    return []
 
 
 def cost(cluster: Shape, region: str) -> Estimate:
@@ -146,6 +166,7 @@ def confirm(estimate_: Estimate, env=os.environ, stdin=sys.stdin) -> None:
 
 def terraform_variables(cluster: Shape, op: Operator) -> dict:
     return {"region": op.region, "availability_zone": op.availability_zone, "stack": op.stack, "owner": op.owner, "operator_cidr": op.cidr,
+            "operator_cidr_min_prefix": 0 if op.wide_cidr_allowed else OPERATOR_CIDR_MIN_PREFIX,
             "ssh_public_key": op.ssh_public_key.read_text(encoding="utf-8").strip(),
             "members": cluster.members, "brokers": cluster.brokers, "loadgens": cluster.loadgens,
             "member_instance_type": cluster.member_type, "broker_instance_type": cluster.broker_type,
