@@ -80,3 +80,4 @@ def test_kafka_load_is_not_wired_yet(monkeypatch, tmp_path, capsys, keys):
     err = refused(monkeypatch, tmp_path, capsys, {"OPERATOR_CIDR": "203.0.113.7/32", "SSH_KEY": str(keys)},
                   ("TARGET=aws", "SOURCE=kafka"))
     assert "load.source=kafka" in err
+

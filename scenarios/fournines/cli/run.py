@@ -14,6 +14,7 @@ from fournines.results.folder import RESULTS_ROOT
 from fournines.results.outcome import EXIT_BAD_REQUEST
 from fournines.spec.overrides import FIELDS, OverrideError, parse_overrides
 from fournines.targets.aws import target as aws_target
+from fournines.targets.hosts import target as hosts_target
 from fournines.targets.local import run as local
 from fournines.targets.prepare import RunRefused, prepare
 
@@ -54,6 +55,7 @@ def run(scenario, assignments, check, results_root):
     if check:
         click.echo(f"{scenario}: valid and runnable; member jar {jar}", err=True)
         return
-    if resolved["target"] == "aws":
-        raise SystemExit(aws_target.run(resolved, jar, overrides.profile, results_root))
+    if resolved["target"] in ("aws", "hosts"):
+        remote = aws_target if resolved["target"] == "aws" else hosts_target
+        raise SystemExit(remote.run(resolved, jar, overrides.profile, results_root))
     raise SystemExit(local.run(resolved, local.member_launcher(jar), overrides.profile, results_root))

@@ -62,10 +62,17 @@ def serve_commands(launcher: Launcher, flags: list[str], run_dir: Path, folders:
     by the `machine_members` members on this machine. Each management API binds a port of its member's
     choosing, reported in its `ready` line, so no port sits free for another process to take in between."""
     prefix = command_prefix(launcher, shared_heap_flags(flags, machine_members), run_dir)
-    return [[*prefix, "serve", "--index", str(i), "--members", ",".join(addresses.listed),
-             *(["--listen", addresses.listen[i]] if addresses.listen else []),
-             "--secret-file", str(run_dir.resolve() / SECRET_FILE), "--http", "127.0.0.1:0",
-             "--out", str(folder.resolve())] for i, folder in enumerate(folders)]
+    return [serve_command(prefix, i, addresses, run_dir.resolve() / SECRET_FILE, "127.0.0.1:0", folder.resolve())
+            for i, folder in enumerate(folders)]
+
+
+def serve_command(prefix: list[str], index: int, addresses: MemberAddresses, secret_file: Path, http: str,
+                  folder: Path) -> list[str]:
+    """Member `index` of the cluster `addresses` lists: `prefix` (command_prefix) and `serve`, its
+    management API on `http`, writing into `folder`."""
+    return [*prefix, "serve", "--index", str(index), "--members", ",".join(addresses.listed),
+            *(["--listen", addresses.listen[index]] if addresses.listen else []),
+            "--secret-file", str(secret_file), "--http", http, "--out", str(folder)]
 
 
 def proxy_command(launcher: Launcher, run_dir: Path, addresses: MemberAddresses) -> list[str]:

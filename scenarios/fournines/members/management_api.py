@@ -1,8 +1,31 @@
 """A member's management API as the runner uses it: submit a job, ask how it is doing. Every call
-carries the bearer token derived from the run's secret (secret.py)."""
+carries the bearer token derived from the run's secret (secret.py).
+
+A member is reached at `host:port`, or at `unix:PATH`: a Unix socket that SSH forwards to a remote
+member's API on its host's loopback (targets/remote), which no network route leads to."""
+import http.client
 import json
-import urllib.error
-import urllib.request
+import socket
+
+TIMEOUT_S = 10
+UNIX = "unix:"
+
+
+class _UnixConnection(http.client.HTTPConnection):
+    def __init__(self, path: str):
+        super().__init__("localhost", timeout=TIMEOUT_S)
+        self.path = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.path)
+
+
+def _connection(address: str) -> http.client.HTTPConnection:
+    if address.startswith(UNIX):
+        return _UnixConnection(address[len(UNIX):])
+    return http.client.HTTPConnection(address, timeout=TIMEOUT_S)
 
 
 class ManagementApi:
@@ -11,16 +34,16 @@ class ManagementApi:
 
     def _call(self, address: str, method: str, path: str, body: bytes | None = None) -> tuple[int, str]:
         """The status and body of a call to the member at `address`; (0, why) when it did not answer."""
-        request = urllib.request.Request(f"http://{address}{path}", data=body, method=method,
-                                         headers={"Authorization": f"Bearer {self.token}",
-                                                  "Content-Type": "application/json"})
+        connection = _connection(address)
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, response.read().decode()
-        except urllib.error.HTTPError as e:
-            return e.code, e.read().decode()
-        except OSError as e:  # refused or timed out: a member a fault has just taken down
+            connection.request(method, path, body=body, headers={"Authorization": f"Bearer {self.token}",
+                                                                 "Content-Type": "application/json"})
+            response = connection.getresponse()
+            return response.status, response.read().decode()
+        except (OSError, http.client.HTTPException) as e:  # refused or timed out: a member a fault has just taken down
             return 0, str(e)
+        finally:
+            connection.close()
 
     def submit(self, address: str, job: dict) -> int | str:
         """The new job's id, or why the member refused it."""

@@ -64,7 +64,7 @@ SCHEMA = Record({
     "faults": Field(ListOf(FAULT), []),
     "warmup": Field(Duration(), "10s"),
     "duration": Field(Duration(1), "60s"),
-    "target": Field(Choice("local", "aws"), "local"),
+    "target": Field(Choice("local", "aws", "hosts"), "local"),
 })
 
 

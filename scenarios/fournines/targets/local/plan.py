@@ -48,6 +48,7 @@ class Process:
     log: str  # the file in `folder` its own output goes to
     serves: bool  # says where it serves (a `ready` line) and runs until stopped; else it runs its own job and exits
     takes_input: bool = False  # reads commands on its stdin (the proxy)
+    api: str | None = None  # where the runner reaches its management API, if not where its `ready` line says (a remote member's)
 
 
 @dataclass
@@ -111,7 +112,7 @@ def plan_for(scenario: dict, launcher: Launcher, flags: list[str], run_dir: Path
 
 
 def lone(command: list[str], folder: Path) -> Plan:
-    """One member that runs the job by itself (also one followed over SSH: targets/aws)."""
+    """One member that runs the job by itself."""
     return Plan([Process("member", "the member", command, folder, "member.log", serves=False)],
                 [Job("the job", [0], None)])
 

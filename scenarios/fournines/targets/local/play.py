@@ -1,5 +1,5 @@
 """Plays one run: the one loop for every plan (plan.py), a lone member, a cluster or two copies and a
-consumer, and for a member followed over SSH (targets/aws).
+consumer, and for members followed over SSH (targets/remote).
 
 It starts the plan's processes, waits until those that serve have said where, submits the jobs, then
 follows every process's output (progress to the display; anything else through to the user and into
@@ -185,12 +185,15 @@ class _Run:
         for job in self.plan.jobs:
             if job.spec is not None:
                 first = job.members[0]
-                submitted = self.api.submit(self.followed[first].ready["http"], job.body(consumer, start_ns))
+                submitted = self.api.submit(self._api_address(first), job.body(consumer, start_ns))
                 if isinstance(submitted, str):
                     self._fail(f"{self.followed[first].title} refused {job.name} {submitted}")
                 job.id = submitted
         if start_ns is not None:
             self.t0 = start_ns / 1e9
+
+    def _api_address(self, i: int) -> str:
+        return self.plan.processes[i].api or self.followed[i].ready["http"]
 
     def _finished(self, i: int) -> bool:
         followed, process = self.followed[i], self.plan.processes[i]
@@ -232,13 +235,13 @@ class _Run:
         for job in self.plan.jobs:
             live = [i for i in job.members if self._live(i) and self.followed[i].ready]
             if job.id is not None and not job.lost and live:
-                why = self.api.job_failure(self.followed[live[0]].ready["http"], job.id)
+                why = self.api.job_failure(self._api_address(live[0]), job.id)
                 if why:
                     self._lose(job, why)
                 for i in live:
                     if self.followed[i].done:
                         continue
-                    if self.api.job_state(self.followed[i].ready["http"], job.id) == "left":
+                    if self.api.job_state(self._api_address(i), job.id) == "left":
                         self.left.add(i)
                     else:
                         self.left.discard(i)  # taken in again

@@ -1,0 +1,49 @@
+"""A short run on 3 emulated hosts (root only, else skipped with the reason): the runner builds the
+hosts, runs the same Ansible playbooks as TARGET=aws over SSH (deploy, start, follow, collect), the
+members serve on their own addresses and the job completes, each host's files come back into
+member-<i>/ and merge into a full report; afterwards nothing is left: no namespace, no process, no
+key, no host folder."""
+import glob
+import json
+import os
+import subprocess
+
+import pytest
+
+from fournines.spec.overrides import parse_overrides
+from fournines.targets.hosts import network
+from fournines.targets.hosts import target as hosts_target
+from fournines.targets.prepare import prepare
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="emulated hosts need root (network namespaces)")
+
+SCENARIO = """\
+name: hosts-e2e
+query: {name: q5, window_ms: 1_000, slide_ms: 100}
+load: {rate: 5_000, keys: 1_000}
+cluster: {members: 3, threads: 1, jvm_opts: [-Xmx1536m], gc: serial}
+target: hosts
+warmup: 2s
+duration: 6s
+"""
+
+
+def test_three_emulated_hosts_run_q5_through_the_playbooks_and_leave_nothing_behind(tmp_path):
+    (tmp_path / "scenario.yaml").write_text(SCENARIO)
+    scenario, jar = prepare(str(tmp_path / "scenario.yaml"), parse_overrides([]))
+    leftovers_before = glob.glob("/tmp/fournines-hosts-*")
+    exit_code = hosts_target.run(scenario, jar, profile=False, results_root=tmp_path / "results")
+    (run_dir,) = (tmp_path / "results").iterdir()
+    record = json.loads((run_dir / "run.json").read_text())
+    assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
+    assert json.loads((run_dir / "member.json").read_text())["members"] == 3
+    command = record["command"]  # member-1's, as it ran on its host
+    assert command[command.index("--members") + 1] == "198.18.0.10:5701,198.18.0.11:5701,198.18.0.12:5701"
+    for i in (1, 2, 3):
+        folder = run_dir / f"member-{i}"
+        assert (folder / "member.json").is_file() and (folder / "latency.hlog").is_file(), sorted(os.listdir(folder))
+        assert json.loads((folder / "host.json").read_text())["instance_type"] == "emulated"
+    assert "Status: completed." in (run_dir / "report.md").read_text()
+    assert network.namespaces() == []
+    assert glob.glob("/tmp/fournines-hosts-*") == leftovers_before
+    assert subprocess.run(["pgrep", "-f", "/tmp/fournines-hosts-"], capture_output=True).stdout == b""
