@@ -2,11 +2,14 @@
 hosts, runs the same Ansible playbooks as TARGET=aws over SSH (deploy, start, follow, collect), the
 members serve on their own addresses and the job completes, each host's files come back into
 member-<i>/ and merge into a full report; afterwards nothing is left: no namespace, no process, no
-key, no host folder."""
+key, no host folder; nor after Ctrl-C, while the hosts are being made or while the members run."""
 import glob
 import json
 import os
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -46,4 +49,31 @@ def test_three_emulated_hosts_run_q5_through_the_playbooks_and_leave_nothing_beh
     assert "Status: completed." in (run_dir / "report.md").read_text()
     assert network.namespaces() == []
     assert glob.glob("/tmp/fournines-hosts-*") == leftovers_before
+    assert subprocess.run(["pgrep", "-f", "/tmp/fournines-hosts-"], capture_output=True).stdout == b""
+
+
+@pytest.mark.parametrize("when", ["building the hosts", "running"])
+def test_ctrl_c_leaves_nothing_behind(tmp_path, when):
+    """Ctrl-C (SIGINT to the runner's process group, as a terminal sends it) once the hosts' namespaces
+    exist, or once the members run: the run stops with 130 and the hosts are gone."""
+    (tmp_path / "scenario.yaml").write_text(SCENARIO.replace("duration: 6s", "duration: 120s"))
+    output = tmp_path / "runner.err"
+    with open(output, "w") as err:
+        runner = subprocess.Popen([sys.executable, "-m", "fournines", "run", str(tmp_path / "scenario.yaml"),
+                                   "--results-root", str(tmp_path / "results")],
+                                  stderr=err, stdout=subprocess.DEVNULL, start_new_session=True,
+                                  env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        deadline = time.monotonic() + 300
+        while not (len(network.namespaces()) >= 3 if when == "building the hosts" else "warmup" in output.read_text()):
+            assert runner.poll() is None and time.monotonic() < deadline, output.read_text()[-3000:]
+            time.sleep(0.02)
+        os.killpg(runner.pid, signal.SIGINT)
+        runner.wait(timeout=180)
+    finally:
+        if runner.poll() is None:
+            os.killpg(runner.pid, signal.SIGKILL)
+    assert runner.returncode == 130, output.read_text()[-3000:]
+    assert network.namespaces() == []
+    assert glob.glob("/tmp/fournines-hosts-*") == [] and list(network.OWNERS.glob("*")) == []
     assert subprocess.run(["pgrep", "-f", "/tmp/fournines-hosts-"], capture_output=True).stdout == b""
