@@ -12,14 +12,14 @@ UNIX = "unix:"
 
 
 class _UnixConnection(http.client.HTTPConnection):
-    def __init__(self, path: str):
+    def __init__(self, socket_path: str):
         super().__init__("localhost", timeout=TIMEOUT_S)
-        self.path = path
+        self.socket_path = socket_path
 
     def connect(self):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(self.timeout)
-        self.sock.connect(self.path)
+        self.sock.connect(self.socket_path)
 
 
 def _connection(address: str) -> http.client.HTTPConnection:

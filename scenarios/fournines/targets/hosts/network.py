@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 NETWORK = ipaddress.IPv4Network("198.18.0.0/24")
+MAX_HOSTS = NETWORK.num_addresses - 11  # .10 to .254
 CONTROLLER = "ctl"
 PREFIX = "fournines-"
 OWNERS = Path("/run/fournines-hosts")
@@ -36,8 +37,8 @@ class EmulatedNetwork:
     """The namespaces of one run, named fournines-<run id>-<host>."""
 
     def __init__(self, run_id: str, hosts: list[str]):
-        if len(hosts) + 1 > NETWORK.num_addresses - 11:
-            raise NetworkError(f"{len(hosts)} hosts: at most {NETWORK.num_addresses - 12} fit in {NETWORK}")
+        if len(hosts) > MAX_HOSTS:
+            raise NetworkError(f"{len(hosts)} hosts: at most {MAX_HOSTS} fit in {NETWORK}")
         self.run_id = run_id
         self.hosts = list(hosts)
         # .1 the controller, hosts from .10 in the order given

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import yaml
 
@@ -47,7 +47,7 @@ class Cluster:
     members_per_machine: int = 1  # members sharing one machine's memory (emulated hosts)
 
     @staticmethod
-    def members_of(inventory: dict, home: Callable[[dict], object]) -> list[RemoteHost]:
+    def members_of(inventory: dict, home: Callable[[dict], PurePosixPath]) -> list[RemoteHost]:
         """The inventory's members group as hosts; `home(host_vars)`: its fournines_home."""
         return [RemoteHost(name, host["private_ip"], home(host)) for name, host in inventory["children"]["members"]["hosts"].items()]
 
