@@ -75,9 +75,3 @@ def test_cost_not_confirmed(monkeypatch, tmp_path, capsys, keys):
     assert "confirm the estimate of 0.69 USD/h with COST_OK=0.69" in err
     assert "make aws-down" in err  # the way down is printed even when nothing started
 
-
-def test_kafka_load_is_not_wired_yet(monkeypatch, tmp_path, capsys, keys):
-    err = refused(monkeypatch, tmp_path, capsys, {"OPERATOR_CIDR": "203.0.113.7/32", "SSH_KEY": str(keys)},
-                  ("TARGET=aws", "SOURCE=kafka"))
-    assert "load.source=kafka" in err
-

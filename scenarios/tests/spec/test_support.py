@@ -29,6 +29,8 @@ def test_these_run_on_this_build(name, overrides):
     (["SOURCE=kafka", "CLUSTER=2", "MODE=active-active"], "field load.source=kafka in mode=active-active"),
     (["MODE=active-active", "CLUSTER=2", "TARGET=aws"], "field mode=active-active with target=aws"),
     (["ENGINE=jet", "TARGET=aws"], "field target=aws with engine=jet"),
+    (["SOURCE=kafka", "TARGET=aws"], "field load.source=kafka with target=aws"),
+    (["SOURCE=kafka", "TARGET=hosts", "CLUSTER=3"], "field load.source=kafka with target=hosts"),
 ])
 def test_unsupported_fields_are_named(overrides, message):
     problems = unsupported(load_scenario("q5", parse_overrides(overrides)))
