@@ -18,8 +18,6 @@ import subprocess
 import sys
 from pathlib import Path, PurePosixPath
 
-import yaml
-
 from fournines.results.folder import new_results_folder
 from fournines.results.outcome import EXIT_BAD_REQUEST, EXIT_FAILED
 from fournines.targets.aws import cluster as aws_cluster
@@ -37,9 +35,6 @@ class AwsRefused(Exception):
 
 def check(scenario: dict) -> tuple[aws_cluster.Shape, aws_cluster.Operator]:
     """Everything that can be wrong before any cost is incurred, and the operator's confirmation."""
-    if scenario["load"]["source"] != "in-process":
-        raise AwsRefused("target=aws: load.source=kafka needs the Kafka module's broker jars and load generator "
-                         "wired into infra/ansible (kafka_libs_dir, loadgen_jar); not yet")
     if not Path(ansible_playbook()).exists():
         raise AwsRefused(f"{ansible_playbook()}: missing; run `make venv` (requirements.txt pins ansible-core)")
     try:
@@ -61,12 +56,11 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
         print(str(e), file=sys.stderr)
         return EXIT_BAD_REQUEST
     try:
-        inventory_path = _provision(cluster, op)
-        inventory = yaml.safe_load(inventory_path.read_text(encoding="utf-8"))["all"]
+        inventory_path, inventory = _provision(cluster, op)
         run_dir = new_results_folder(scenario["name"], results_root)
         print(f"results: {run_dir}", file=sys.stderr)
         write_text(run_dir / "scenario.json", json.dumps(scenario, indent=2) + "\n")
-        hosts = Cluster(inventory_path, Cluster.members_of(inventory, lambda _: REMOTE_HOME),
+        hosts = Cluster(inventory_path, inventory, Cluster.members_of(inventory, lambda _: REMOTE_HOME),
                         Ports(inventory["vars"]["member_port"], inventory["vars"]["member_management_port"]),
                         aws_cluster.member_secret(), aws_cluster.state_dir(), sudo=["sudo", "-n"])
         return run_on(hosts, scenario, jar, profile, run_dir)
@@ -80,9 +74,10 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
         print(aws_cluster.TEARDOWN, file=sys.stderr)
 
 
-def _provision(cluster: aws_cluster.Shape, op: aws_cluster.Operator) -> Path:
+def _provision(cluster: aws_cluster.Shape, op: aws_cluster.Operator) -> tuple[Path, dict]:
+    """terraform apply, then the inventory: its path and its `all`."""
     aws_cluster.apply(cluster, op)
     state = aws_cluster.state_dir()
     path = state / "inventory.yml"
-    write_inventory(aws_cluster.outputs(), path, op.ssh_key, state / "known_hosts", "terraform output -json")
-    return path
+    written = write_inventory(aws_cluster.outputs(), path, op.ssh_key, state / "known_hosts", "terraform output -json")
+    return path, written["all"]

@@ -37,8 +37,6 @@ class HostsRefused(Exception):
 
 
 def check(scenario: dict) -> None:
-    if scenario["load"]["source"] != "in-process":
-        raise HostsRefused("target=hosts: load.source=kafka needs brokers and load generators on their own hosts; not yet")
     try:
         require_root()
         ensure_openssh()
@@ -68,9 +66,8 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
               file=sys.stderr)
         net.create()
         keys = start_ssh_servers(net, state / "ssh")
-        inventory_path = write_inventory(net, keys, state)
-        inventory = yaml.safe_load(inventory_path.read_text(encoding="utf-8"))["all"]
-        cluster = Cluster(inventory_path, Cluster.members_of(inventory, lambda host: PurePosixPath(host["fournines_home"])),
+        inventory_path, inventory = write_inventory(net, keys, state)
+        cluster = Cluster(inventory_path, inventory, Cluster.members_of(inventory, lambda host: PurePosixPath(host["fournines_home"])),
                           PORTS, secrets.token_hex(32), state, sudo=[], reach=lambda argv: net.run_in(CONTROLLER, argv),
                           members_per_machine=len(members))
         return run_on(cluster, scenario, jar, profile, run_dir)
@@ -90,9 +87,10 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def write_inventory(net: EmulatedNetwork, keys: SshKeys, state: Path) -> Path:
+def write_inventory(net: EmulatedNetwork, keys: SshKeys, state: Path) -> tuple[Path, dict]:
     """The inventory TARGET=aws writes from Terraform's outputs, for the emulated hosts: root over SSH
-    with the run's key, and per host a home and a root for system paths of its own under `state`."""
+    with the run's key, and per host a home and a root for system paths of its own under `state`.
+    Its path and its `all`."""
     def host(name: str, index: int) -> dict:
         folder = state / "hosts" / name
         # Per host: a host's own variables take precedence over infra/ansible/group_vars/all.yml, the inventory's `all` do not.
@@ -108,4 +106,4 @@ def write_inventory(net: EmulatedNetwork, keys: SshKeys, state: Path) -> Path:
     }}
     path = state / "inventory.yml"
     path.write_text(yaml.safe_dump(inventory, sort_keys=False), encoding="utf-8")
-    return path
+    return path, inventory["all"]

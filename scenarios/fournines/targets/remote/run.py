@@ -16,8 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-import yaml
-
 from fournines import REPO_ROOT
 from fournines.members.jvm import jvm_flags
 from fournines.members.progress_display import ProgressDisplay
@@ -38,6 +36,7 @@ _HOST_FIELDS = ("host", "cpu_model", "cores", "kernel", "instance_type")
 @dataclass(frozen=True)
 class Cluster:
     inventory_path: Path
+    inventory: dict  # its `all`, as read: where to reach each member and with which key
     members: list[RemoteHost]  # in index order, named member-1, member-2, ...
     ports: Ports
     secret: str  # the members' shared secret
@@ -58,9 +57,8 @@ def run_on(cluster: Cluster, scenario: dict, jar: Path, profile: bool, run_dir: 
     extra = {"fournines_run_name": run_dir.name, "fournines_scenario": scenario, "fournines_results": str(run_dir),
              "member_jar": str(jar.resolve()), "member_commands": commands, "member_cluster_secret": cluster.secret}
     context = host_context()
-    inventory = yaml.safe_load(cluster.inventory_path.read_text(encoding="utf-8"))["all"]
     with tempfile.TemporaryDirectory(prefix="fournines-api-") as sockets:
-        plan = remote_cluster(scenario, cluster.members, lambda host, socket, port: _ssh(cluster, inventory, host, socket, port),
+        plan = remote_cluster(scenario, cluster.members, lambda host, socket, port: _ssh(cluster, host, socket, port),
                               cluster.ports, cluster.secret, run_dir, Path(sockets))
         outcome = _play_remotely(cluster, scenario, plan, extra)
     plan.gather_files()
@@ -97,8 +95,9 @@ def _remote_host(run_dir: Path) -> dict:
     return {name: facts[name] for name in _HOST_FIELDS if name in facts}
 
 
-def _ssh(cluster: Cluster, inventory: dict, host: RemoteHost, socket: Path, port: int) -> list[str]:
+def _ssh(cluster: Cluster, host: RemoteHost, socket: Path, port: int) -> list[str]:
     """ssh to a member host, as root, forwarding `socket` here to its 127.0.0.1:`port`."""
+    inventory = cluster.inventory
     address = inventory["children"]["members"]["hosts"][host.name]["ansible_host"]
     options = inventory["vars"]["ansible_ssh_common_args"].split()
     return cluster.reach(["ssh", "-i", inventory["vars"]["ansible_ssh_private_key_file"], "-o", "BatchMode=yes",
