@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -95,6 +96,49 @@ class ReplicatedSnapshotStoreTest {
                 .as("bytes gathered: member 1's own (none), member 2's").isEqualTo(1_000);
         assertThat(stores.get(1).read(2, "window", 5)).containsExactly(chunk(5, 1_000));
         assertThat(stores.get(2).latestCommitted()).isEqualTo(2);
+    }
+
+    /**
+     * The chaos checker's case: a member cut off while members 1 and 2 went on alone, then taken back
+     * in. Snapshot 7, written by members 1 and 2 as positions 0 and 1 of two (two instances each, so
+     * partition p belongs to position (p mod 4) / 2), is restored onto members 0, 1 and 2 (p belongs
+     * to position (p mod 6) / 2): each must gather every chunk of the partitions it will own, from
+     * both writers, and the broadcast ones.
+     */
+    @Test
+    void aRestoreOntoMoreMembersThanWroteTheSnapshotGivesEachItsPartitionsFromEveryWriter() throws Exception {
+        List<Cluster> members = join(3);
+        List<ReplicatedSnapshotStore> stores = members.stream().map(c -> c.snapshotStore(JOB, 1)).toList();
+        int[] writers = {1, 2};
+        int partitions = 271;
+        for (int m : writers) {
+            stores.get(m).startAttempt(1, writers);
+            stores.get(m).begin(7);
+        }
+        for (int p = 0; p < partitions; p++) {
+            stores.get(writers[(p % 4) / 2]).write(7, "window", p, chunk(p, 100));
+        }
+        for (int m : writers) {
+            stores.get(m).write(7, "source", SnapshotStore.BROADCAST_PARTITION, chunk(1_000 + m, 10));
+            CountDownLatch replicated = new CountDownLatch(1);
+            stores.get(m).whenReplicated(7, replicated::countDown);
+            assertThat(replicated.await(10, TimeUnit.SECONDS)).isTrue();
+            stores.get(m).commit(7);
+        }
+
+        int[] all = {0, 1, 2};
+        stores.forEach(s -> s.startAttempt(2, all));
+        for (int position = 0; position < all.length; position++) {
+            int owner = position;
+            int[] owned = IntStream.range(0, partitions).filter(p -> (p % 6) / 2 == owner).toArray();
+            long bytes = stores.get(position).gather(7, writers, all, owned).get(10, TimeUnit.SECONDS);
+            assertThat(bytes).as("bytes member %d gathered", position).isEqualTo(owned.length * 100L + 2 * 10);
+            for (int p : owned) {
+                assertThat(stores.get(position).read(7, "window", p)).as("member %d, partition %d", position, p).containsExactly(chunk(p, 100));
+            }
+            assertThat(stores.get(position).read(7, "source", SnapshotStore.BROADCAST_PARTITION))
+                    .containsExactlyInAnyOrder(chunk(1_001, 10), chunk(1_002, 10));
+        }
     }
 
     @Test
