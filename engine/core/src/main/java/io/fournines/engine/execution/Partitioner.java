@@ -1,10 +1,13 @@
 package io.fournines.engine.execution;
 
+import io.fournines.engine.core.GlobalKey;
+
 import java.util.stream.IntStream;
 
 /**
  * Maps a key to one of a fixed number of partitions. Uses the key's own hashCode, mixed so that
  * sequential ids spread evenly; stable across JVMs for strings, boxed primitives and records of them.
+ * {@link GlobalKey} is always in partition 0, which instance 0 owns ({@link #ownerTable}).
  */
 public final class Partitioner {
 
@@ -27,6 +30,9 @@ public final class Partitioner {
     public int partition(Object key) {
         if (key == null) {
             throw new NullPointerException("partitioning key is null");
+        }
+        if (key == GlobalKey.INSTANCE) {
+            return 0;
         }
         int h = key.hashCode() * 0x9E3779B9;
         return Math.floorMod(h ^ (h >>> 16), partitionCount);

@@ -1,6 +1,7 @@
 package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperation;
+import io.fournines.engine.core.GlobalKey;
 import io.fournines.engine.core.Traverser;
 
 import java.util.function.BiFunction;
@@ -33,7 +34,7 @@ public final class BatchStage<T> extends AbstractStage<T> {
     /** Aggregates all items into one result. */
     public <R> BatchStage<R> aggregate(AggregateOperation<? super T, ?, ? extends R> operation) {
         BiFunction<Object, R, R> resultOnly = (key, result) -> result;
-        return new BatchStage<>(pipeline, pipeline.add(new Transform.GroupAggregate(transform, item -> Boolean.TRUE, false, operation, resultOnly)));
+        return new BatchStage<>(pipeline, pipeline.add(new Transform.GroupAggregate(transform, item -> GlobalKey.INSTANCE, false, operation, resultOnly)));
     }
 
     /** Joins each item with every build-side item of the same key; null when there is none. */

@@ -1,6 +1,7 @@
 package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperation;
+import io.fournines.engine.core.GlobalKey;
 import io.fournines.engine.window.WindowDefinition;
 import io.fournines.engine.window.WindowResult;
 
@@ -18,7 +19,7 @@ public final class StageWithWindow<T> {
     /** One result per window that had items; the final combine runs on one instance. */
     @SuppressWarnings("unchecked")
     public <R> StreamStage<WindowResult<R>> aggregate(AggregateOperation<? super T, ?, ? extends R> operation) {
-        return stage.aggregateWindow(item -> Boolean.TRUE, false, window, operation,
+        return stage.aggregateWindow(item -> GlobalKey.INSTANCE, false, window, operation,
                 (start, end, key, result) -> new WindowResult<>(start, end, (R) result), WindowResult::end);
     }
 }

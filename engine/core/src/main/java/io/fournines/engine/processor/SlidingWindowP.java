@@ -60,7 +60,7 @@ public final class SlidingWindowP extends AbstractProcessor {
     public boolean saveToSnapshot() {
         return emitToSnapshot(() -> {
             List<Map.Entry<Object, Object>> entries = new ArrayList<>();
-            entries.add(Map.entry(InstanceStateKey.of(PROGRESS, context), new long[] {nextWindowEnd, emittedUpTo}));
+            entries.add(Map.entry(InstanceStateKey.of(PROGRESS, context), new long[] {nextWindowEnd, emittedUpTo, doneUpTo()}));
             frames.saveTo(context, (key, value) -> entries.add(Map.entry(key, value)));
             return entries;
         });
@@ -73,16 +73,28 @@ public final class SlidingWindowP extends AbstractProcessor {
             if (InstanceStateKey.isOwn(key, PROGRESS, context)) {
                 nextWindowEnd = progress[0];
                 emittedUpTo = progress[1];
-            } else if (InstanceStateKey.isRescaled(key, PROGRESS, context)) {
-                // Any saved instance's keys may be this one's now: go on from the least progress (an
-                // aligned snapshot holds one progress for all, so nothing is emitted twice).
-                nextWindowEnd = restoredRescaled ? Math.min(nextWindowEnd, progress[0]) : progress[0];
-                emittedUpTo = restoredRescaled ? Math.min(emittedUpTo, progress[1]) : progress[1];
+            } else if (InstanceStateKey.isRescaled(key, PROGRESS, context) && progress[2] != Long.MIN_VALUE) {
+                // Any saved instance's keys may be this one's now: go on from the least progress of
+                // those that had any (an idle instance, say all but one of a global aggregate's, has none).
+                emittedUpTo = restoredRescaled ? Math.min(emittedUpTo, progress[2]) : progress[2];
+                nextWindowEnd = emittedUpTo + window.slide();
                 restoredRescaled = true;
             }
             return;
         }
         frames.restore(key, value);
+    }
+
+    /**
+     * The end of the last window this instance has nothing left to emit for: the last it emitted, or
+     * if none, the one before its oldest frame; MIN_VALUE when it holds nothing and emitted nothing.
+     * In an aligned snapshot every instance's is at or after the windows any other emitted.
+     */
+    private long doneUpTo() {
+        if (emittedUpTo != Long.MIN_VALUE || !frames.hasFrames()) {
+            return emittedUpTo;
+        }
+        return frames.firstFrameEnd() - window.slide();
     }
 
     /**

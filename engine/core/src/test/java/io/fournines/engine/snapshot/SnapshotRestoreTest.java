@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,10 +69,25 @@ class SnapshotRestoreTest {
         return p;
     }
 
-    private static List<Object> uninterrupted() {
+    /** One count per window over all keys: the final combine runs on one instance and keeps the window's frames. */
+    private static Pipeline globalCount(Sink<Object> sink) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generator(RATE, ITEMS, (seq, scheduled) -> new Event(seq, seq / 100, (int) (seq * 7 % 50)), new ScheduleMonitor()))
+                .withTimestamps(Event::time, 20)
+                .window(WINDOW)
+                .aggregate(AggregateOperations.counting())
+                .writeTo(sink);
+        return p;
+    }
+
+    private static List<Object> uninterrupted(Function<Sink<Object>, Pipeline> pipeline) {
         List<Object> results = new ArrayList<>();
-        engine.newJob(windowedCount(Sinks.list(results))).join();
+        engine.newJob(pipeline.apply(Sinks.list(results))).join();
         return results;
+    }
+
+    private static List<Object> uninterrupted() {
+        return uninterrupted(SnapshotRestoreTest::windowedCount);
     }
 
     /** Keyed state goes to the partitions' new owners; the generator's two slices to the instances there are. */
@@ -89,6 +105,29 @@ class SnapshotRestoreTest {
 
         try (Engine other = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(threads))) {
             other.newJob(windowedCount(sink), config.restoringLatest()).join();
+        }
+        assertThat(published.published()).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
+     * A global aggregate's state must come back on the one instance its input goes to (instance 0),
+     * whatever the number of instances: restored anywhere else, that instance would emit the open
+     * windows with only the restored frames, and instance 0 the same windows without them.
+     */
+    @ParameterizedTest(name = "exactly-once: a global window restored on {0} worker threads instead of 2")
+    @CsvSource({"1", "2", "3"})
+    void aGlobalAggregateIsRestoredWhereItsInputGoes(int threads) throws Exception {
+        List<Object> expected = uninterrupted(SnapshotRestoreTest::globalCount);
+        TransactionalListSinkP.TransactionalList published = new TransactionalListSinkP.TransactionalList();
+        Sink<Object> sink = Sinks.fromProcessor("transactional", () -> new TransactionalListSinkP(published));
+        JobConfig config = JobConfig.snapshotting(ProcessingGuarantee.EXACTLY_ONCE, Duration.ofMillis(20), new InMemorySnapshotStore());
+        Job first = engine.newJob(globalCount(sink), config);
+        await().atMost(Duration.ofSeconds(30)).until(() -> first.committedSnapshotCount() >= 2 && !published.published().isEmpty());
+        first.cancel();
+        assertThatThrownBy(first::join).isInstanceOf(CancellationException.class);
+
+        try (Engine other = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(threads))) {
+            other.newJob(globalCount(sink), config.restoringLatest()).join();
         }
         assertThat(published.published()).containsExactlyInAnyOrderElementsOf(expected);
     }
