@@ -41,6 +41,15 @@ public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleT
                 (instance, offsets) -> { }, null);
     }
 
+    /**
+     * How long a partition may deliver nothing before it stops holding the watermark back: never on a
+     * bounded topic, where every partition comes to its end record anyway; judged idle meanwhile (say
+     * before its first records reach a slow reader) its records would be late, and lost to the windows.
+     */
+    long partitionIdleNanos() {
+        return endOfStream == null ? idleTimeout.toNanos() : Long.MAX_VALUE;
+    }
+
     public KafkaSourceOptions withStartOffsets(Map<Integer, Long> offsets) {
         return new KafkaSourceOptions(offsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener, endOfStream);
     }
@@ -49,7 +58,10 @@ public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleT
         return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, listener, endOfStream);
     }
 
-    /** A bounded topic: a partition ends at its first record {@code marker} accepts, which is not decoded. */
+    /**
+     * A bounded topic: a partition ends at its first record {@code marker} accepts, which is not
+     * decoded. Its partitions are never judged idle ({@link #partitionIdleNanos}).
+     */
     public KafkaSourceOptions endingAt(Predicate<ConsumerRecord<byte[], byte[]>> marker) {
         return new KafkaSourceOptions(startOffsets, idleTimeout, idlePollInterval, metadataTimeout, deadLetters, offsetsListener, marker);
     }

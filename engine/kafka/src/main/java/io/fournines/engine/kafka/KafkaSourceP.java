@@ -128,7 +128,7 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
             }
         }
         long now = System.nanoTime();
-        watermarks = watermarkPolicy == null ? null : new PartitionWatermarks(watermarkPolicy, mine.length, options.idleTimeout().toNanos(), now);
+        watermarks = watermarkPolicy == null ? null : new PartitionWatermarks(watermarkPolicy, mine.length, options.partitionIdleNanos(), now);
         lastPollNanos = now;
     }
 

@@ -1,8 +1,11 @@
 package io.fournines.engine.kafka;
 
+import io.fournines.engine.aggregate.AggregateOperations;
 import io.fournines.engine.job.Job;
 import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sinks;
+import io.fournines.engine.window.WindowDefinition;
+import io.fournines.engine.window.WindowResult;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -101,6 +104,43 @@ class KafkaConnectorsTest extends BrokerAndEngineTest {
     }
 
     private static final String END = "end-of-stream";
+
+    /**
+     * Partition 1 has nothing for longer than the idle timeout while partition 0 moves the event time
+     * on; then its records come, older. On a bounded topic it was never idle: they are not late.
+     */
+    @Test
+    void aBoundedTopicsPartitionThatIsSilentAtFirstIsWaitedFor() throws Exception {
+        String topic = "late-start";
+        createTopic(topic, 2);
+        KafkaSourceOptions options = new KafkaSourceOptions(Map.of(), Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofSeconds(30),
+                options().deadLetters(), (instance, offsets) -> { }, r -> r.headers().lastHeader(END) != null);
+        List<Long> counts = new CopyOnWriteArrayList<>();
+        Pipeline p = Pipeline.create();
+        p.readFrom(KafkaSources.kafka(clientProps(), topic, KafkaConnectorsTest::decodeLong, options))
+         .withTimestamps(v -> v, 0)
+         .window(WindowDefinition.tumbling(100))
+         .aggregate(AggregateOperations.counting())
+         .map(WindowResult::result)
+         .writeTo(Sinks.list(counts));
+        try (var producer = producer()) {
+            for (long t = 1_000; t < 2_000; t++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, encodeLong(t)));
+            }
+            producer.flush();
+            Job job = engine.newJob(p);
+            Thread.sleep(1_000);  // ten idle timeouts with nothing on partition 1
+            for (long t = 0; t < 1_000; t++) {
+                producer.send(new ProducerRecord<>(topic, 1, null, encodeLong(t)));
+            }
+            for (int partition = 0; partition < 2; partition++) {
+                producer.send(new ProducerRecord<>(topic, partition, null, null, new byte[0], new RecordHeaders().add(END, new byte[0])));
+            }
+            producer.flush();
+            job.future().get(30, TimeUnit.SECONDS);
+        }
+        assertThat(counts.stream().mapToLong(Long::longValue).sum()).as("records counted in the windows").isEqualTo(2_000);
+    }
 
     @Test
     void malformedRecordsAreCountedAndSetAsideWithTheirBytesAndReason() throws Exception {
