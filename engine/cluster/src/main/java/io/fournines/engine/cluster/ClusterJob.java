@@ -11,6 +11,8 @@ import io.fournines.engine.snapshot.SnapshotStore;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -89,6 +91,8 @@ public final class ClusterJob {
     private int currentAttempt;
     /** Snapshots committed by the executions before the current one. */
     private long committedBefore;
+    /** The counters of the executions before the current one, summed. */
+    private final Map<String, Long> metricsBefore = new TreeMap<>();
     /** The member whose word started the running attempt: the coordinator that directs it. */
     private int directedBy;
     /** On a coordinator taking the job over: the reports it waits for, the members it restarts on then, and why. */
@@ -227,6 +231,15 @@ public final class ClusterJob {
     /** Snapshots committed over all executions. */
     public synchronized long committedSnapshotCount() {
         return committedBefore + (current == null ? 0 : current.committedSnapshotCount());
+    }
+
+    /** The job's counters on this member over all its executions: what an earlier attempt dropped as late still counts. */
+    public synchronized Map<String, Long> metrics() {
+        Map<String, Long> all = new TreeMap<>(metricsBefore);
+        if (current != null) {
+            current.metrics().forEach((name, value) -> all.merge(name, value, Long::sum));
+        }
+        return all;
     }
 
     public void cancel() {
@@ -535,7 +548,10 @@ public final class ClusterJob {
                 if (a != attempt || result.isDone()) {
                     return;
                 }
-                committedBefore += old == null ? 0 : old.committedSnapshotCount();
+                if (old != null) {
+                    committedBefore += old.committedSnapshotCount();
+                    old.metrics().forEach((name, value) -> metricsBefore.merge(name, value, Long::sum));
+                }
                 launch(dag, snapshotId);
             }
             listener.restarted(new Restart(a, snapshotId, runOn, bytes, System.nanoTime() - receivedNanos));

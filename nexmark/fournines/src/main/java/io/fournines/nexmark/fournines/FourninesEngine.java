@@ -76,11 +76,10 @@ final class FourninesEngine implements EngineAdapter {
         return running;
     }
 
-    /** The running job's counters (see {@link Job#metrics()}); empty before it starts. */
+    /** The job's counters (see {@link Job#metrics()}), over all its executions; empty before it starts. */
     Map<String, Long> metrics() {
         Running r = running;
-        Job job = r == null ? null : r.current();
-        return job == null ? Map.of() : job.metrics();
+        return r == null ? Map.of() : r.metrics();
     }
 
     /** How far the generator is behind its schedule; 0 before the run starts. */
@@ -240,6 +239,12 @@ final class FourninesEngine implements EngineAdapter {
             return cluster != null ? cluster.job().current() : job;
         }
 
+        /** On a cluster, summed over the restarts' executions: an earlier one's late items still count. */
+        Map<String, Long> metrics() {
+            Job now = current();
+            return cluster != null ? cluster.job().metrics() : now == null ? Map.of() : now.metrics();
+        }
+
         /** On the recovery thread: this member runs the job again after a restart. */
         private void restarted(ClusterJob.Restart restart) {
             ObjectMapper json = new ObjectMapper();
@@ -279,7 +284,7 @@ final class FourninesEngine implements EngineAdapter {
                 if (job != null) {
                     awaitEnd(job);
                     // Events behind the watermark, dropped by a window's first stage.
-                    run.lateEvents(sumOf(job.metrics(), ".lateItems"));
+                    run.lateEvents(sumOf(metrics(), ".lateItems"));
                 }
                 if (kafka != null) {
                     kafka.close();
@@ -303,7 +308,7 @@ final class FourninesEngine implements EngineAdapter {
                 settings.put("injected_nanos_per_event", InjectedWork.NANOS);
             }
             m.putPOJO("engine_settings", settings);
-            Map<String, Long> jobMetrics = job.metrics();
+            Map<String, Long> jobMetrics = metrics();
             // Partial aggregates dropped by a window's second stage because their window had already been emitted.
             m.put("late_window_partials", sumOf(jobMetrics, ".lateFrames"));
             if (cluster != null) {
