@@ -98,8 +98,9 @@ public final class SlidingWindowP extends AbstractProcessor {
     }
 
     /**
-     * Restored with another number of instances, an instance takes the least progress of those saved:
-     * with unaligned (at-least-once) snapshots, windows some instance had emitted may be emitted again.
+     * Restored with another number of instances, an instance takes the least progress of the saved
+     * instances that had any ({@link #doneUpTo}): with unaligned (at-least-once) snapshots, windows
+     * some instance had emitted may be emitted again.
      */
     @Override
     public boolean finishSnapshotRestore() {

@@ -10,6 +10,7 @@ import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
+import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
@@ -58,25 +59,22 @@ class SnapshotRestoreTest {
         engine.close();
     }
 
+    /** The generator's events, with event time from the sequence number. */
+    private static StreamStage<Event> events(Pipeline p) {
+        return p.readFrom(Sources.generator(RATE, ITEMS, (seq, scheduled) -> new Event(seq, seq / 100, (int) (seq * 7 % 50)), new ScheduleMonitor()))
+                .withTimestamps(Event::time, 20);
+    }
+
     private static Pipeline windowedCount(Sink<Object> sink) {
         Pipeline p = Pipeline.create();
-        p.readFrom(Sources.generator(RATE, ITEMS, (seq, scheduled) -> new Event(seq, seq / 100, (int) (seq * 7 % 50)), new ScheduleMonitor()))
-                .withTimestamps(Event::time, 20)
-                .groupingKey(Event::key)
-                .window(WINDOW)
-                .aggregate(AggregateOperations.counting())
-                .writeTo(sink);
+        events(p).groupingKey(Event::key).window(WINDOW).aggregate(AggregateOperations.counting()).writeTo(sink);
         return p;
     }
 
     /** One count per window over all keys: the final combine runs on one instance and keeps the window's frames. */
     private static Pipeline globalCount(Sink<Object> sink) {
         Pipeline p = Pipeline.create();
-        p.readFrom(Sources.generator(RATE, ITEMS, (seq, scheduled) -> new Event(seq, seq / 100, (int) (seq * 7 % 50)), new ScheduleMonitor()))
-                .withTimestamps(Event::time, 20)
-                .window(WINDOW)
-                .aggregate(AggregateOperations.counting())
-                .writeTo(sink);
+        events(p).window(WINDOW).aggregate(AggregateOperations.counting()).writeTo(sink);
         return p;
     }
 
@@ -94,19 +92,7 @@ class SnapshotRestoreTest {
     @ParameterizedTest(name = "exactly-once: restored on {0} worker threads instead of 2")
     @CsvSource({"1", "3"})
     void aJobRestoredOnFewerOrMoreInstancesGoesOnWithEverySlice(int threads) throws Exception {
-        List<Object> expected = uninterrupted();
-        TransactionalListSinkP.TransactionalList published = new TransactionalListSinkP.TransactionalList();
-        Sink<Object> sink = Sinks.fromProcessor("transactional", () -> new TransactionalListSinkP(published));
-        JobConfig config = JobConfig.snapshotting(ProcessingGuarantee.EXACTLY_ONCE, Duration.ofMillis(20), new InMemorySnapshotStore());
-        Job first = engine.newJob(windowedCount(sink), config);
-        await().atMost(Duration.ofSeconds(30)).until(() -> first.committedSnapshotCount() >= 2);
-        first.cancel();
-        assertThatThrownBy(first::join).isInstanceOf(CancellationException.class);
-
-        try (Engine other = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(threads))) {
-            other.newJob(windowedCount(sink), config.restoringLatest()).join();
-        }
-        assertThat(published.published()).containsExactlyInAnyOrderElementsOf(expected);
+        assertRestoredOnPublishesWhatAnUninterruptedRunDoes(SnapshotRestoreTest::windowedCount, threads);
     }
 
     /**
@@ -117,17 +103,23 @@ class SnapshotRestoreTest {
     @ParameterizedTest(name = "exactly-once: a global window restored on {0} worker threads instead of 2")
     @CsvSource({"1", "2", "3"})
     void aGlobalAggregateIsRestoredWhereItsInputGoes(int threads) throws Exception {
-        List<Object> expected = uninterrupted(SnapshotRestoreTest::globalCount);
+        assertRestoredOnPublishesWhatAnUninterruptedRunDoes(SnapshotRestoreTest::globalCount, threads);
+    }
+
+    /** Exactly-once on 2 threads until two snapshots committed and output began, cancelled, then restored on {@code threads}. */
+    private static void assertRestoredOnPublishesWhatAnUninterruptedRunDoes(Function<Sink<Object>, Pipeline> pipeline, int threads)
+            throws Exception {
+        List<Object> expected = uninterrupted(pipeline);
         TransactionalListSinkP.TransactionalList published = new TransactionalListSinkP.TransactionalList();
         Sink<Object> sink = Sinks.fromProcessor("transactional", () -> new TransactionalListSinkP(published));
         JobConfig config = JobConfig.snapshotting(ProcessingGuarantee.EXACTLY_ONCE, Duration.ofMillis(20), new InMemorySnapshotStore());
-        Job first = engine.newJob(globalCount(sink), config);
+        Job first = engine.newJob(pipeline.apply(sink), config);
         await().atMost(Duration.ofSeconds(30)).until(() -> first.committedSnapshotCount() >= 2 && !published.published().isEmpty());
         first.cancel();
         assertThatThrownBy(first::join).isInstanceOf(CancellationException.class);
 
         try (Engine other = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(threads))) {
-            other.newJob(globalCount(sink), config.restoringLatest()).join();
+            other.newJob(pipeline.apply(sink), config.restoringLatest()).join();
         }
         assertThat(published.published()).containsExactlyInAnyOrderElementsOf(expected);
     }

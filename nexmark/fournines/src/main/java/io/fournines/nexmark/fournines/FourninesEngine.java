@@ -241,8 +241,10 @@ final class FourninesEngine implements EngineAdapter {
 
         /** On a cluster, summed over the restarts' executions: an earlier one's late items still count. */
         Map<String, Long> metrics() {
-            Job now = current();
-            return cluster != null ? cluster.job().metrics() : now == null ? Map.of() : now.metrics();
+            if (cluster != null) {
+                return cluster.job().metrics();
+            }
+            return job == null ? Map.of() : job.metrics();
         }
 
         /** On the recovery thread: this member runs the job again after a restart. */
