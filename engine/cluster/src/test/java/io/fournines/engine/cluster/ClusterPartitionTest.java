@@ -2,10 +2,9 @@ package io.fournines.engine.cluster;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,7 +46,7 @@ class ClusterPartitionTest {
      */
     @Test
     void aMemberCutOffFromTheOthersActsOnNoViewWhileTheMajorityKeepsOneAndAllAgreeWhenHealed() throws Exception {
-        List<View> installedBy2 = Collections.synchronizedList(new ArrayList<>());
+        List<View> installedBy2 = new CopyOnWriteArrayList<>();
         try (LoopbackClusters loopback = new LoopbackClusters()) {
             List<Cluster> members = loopback.joinBehindProxies(3, i -> i != 2 ? LoopbackClusters.DEAF : new Cluster.Listener() {
                 @Override
@@ -87,7 +86,7 @@ class ClusterPartitionTest {
      */
     @Test
     void aMemberDialedByTheOthersCutOffAndHealedHasBothPlanesBack() throws Exception {
-        List<String> heardBy0 = Collections.synchronizedList(new ArrayList<>());
+        List<String> heardBy0 = new CopyOnWriteArrayList<>();
         try (LoopbackClusters loopback = new LoopbackClusters()) {
             List<Cluster> members = loopback.joinBehindProxies(3, i -> i != 0 ? LoopbackClusters.DEAF : new Cluster.Listener() {
                 @Override
