@@ -30,12 +30,14 @@ import java.util.function.IntFunction;
  */
 final class LoadRun {
 
-    /** Producer settings that are the load's, not Kafka's defaults: see loadgen/README.md. */
     /**
+     * Producer settings that are the load's, not Kafka's defaults: see loadgen/README.md.
+     *
+     * @param rate            of the whole schedule, over every share
      * @param startEpochNanos the schedule's t0 ({@link Schedule}), 0 for now
      * @param endOfStream     each sender marks the end of each of its partitions once its events are all sent
      */
-    record Settings(String bootstrap, String topic, String stream, double rate, int producers, long maxEvents, double durationSeconds,
+    record Settings(String bootstrap, String topic, String stream, double rate, int producers, Share share, long maxEvents, double durationSeconds,
                     long startEpochNanos, boolean endOfStream, String acks, int lingerMs, int batchSize, Map<String, String> producerConfig) {
     }
 
@@ -88,8 +90,11 @@ final class LoadRun {
             return 2;
         }
         int partitions = infos.size();
-        if (partitions % n != 0) {
+        Share share = settings.share();
+        int senders = share.count() * n;
+        if (partitions % senders != 0) {
             err.println("loadgen: topic " + settings.topic() + " has " + partitions + " partitions, not a multiple of --producers " + n
+                    + (share.count() > 1 ? " x " + share.count() + " load generators" : "")
                     + ": a partition written by two threads would get events out of order");
             producers.forEach(p -> p.close(Duration.ZERO));
             return 2;
@@ -108,7 +113,7 @@ final class LoadRun {
         SendProgress progress = new SendProgress(n);
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < n; t++) {
-            OpenLoopSender sender = new OpenLoopSender(t, n, schedule, settings.maxEvents(), endNanos, settings.endOfStream(), senderStreams.get(t),
+            OpenLoopSender sender = new OpenLoopSender(t, share.firstSender(n) + t, senders, schedule, settings.maxEvents(), endNanos, settings.endOfStream(), senderStreams.get(t),
                     producers.get(t), settings.topic(), partitions, progress, () -> stopRequested);
             Thread thread = new Thread(sender, "sender-" + t);
             threads.add(thread);
@@ -129,7 +134,7 @@ final class LoadRun {
                 maxLagNanos = Math.max(maxLagNanos, lag);
                 out.printf(Locale.ROOT, "{\"type\":\"loadgen\",\"elapsed_s\":%.3f,\"target_rate\":%s,\"sent_rate\":%.1f,\"sent\":%d,\"acked\":%d,"
                                 + "\"send_errors\":%d,\"behind_ms\":%.3f}%n",
-                        (now - schedule.startNanos()) / 1e9, number(settings.rate()), (sent - lastSent) / ((now - lastNanos) / 1e9), sent,
+                        (now - schedule.startNanos()) / 1e9, number(settings.rate() / share.count()), (sent - lastSent) / ((now - lastNanos) / 1e9), sent,
                         progress.acked(), progress.errors(), lag / 1e6);
                 out.flush();
                 lastSent = sent;
@@ -152,8 +157,9 @@ final class LoadRun {
             err.println("loadgen: " + (sent - progress.acked()) + " of " + sent + " records were not acknowledged within " + CLOSE_TIMEOUT_SECONDS + " s");
             return 1;
         }
-        if (settings.endOfStream() && !stopRequested && progress.endsAcked() != partitions) {
-            err.println("loadgen: the end of " + (partitions - progress.endsAcked()) + " of " + partitions + " partitions was not acknowledged");
+        int ownPartitions = partitions / share.count();
+        if (settings.endOfStream() && !stopRequested && progress.endsAcked() != ownPartitions) {
+            err.println("loadgen: the end of " + (ownPartitions - progress.endsAcked()) + " of its " + ownPartitions + " partitions was not acknowledged");
             return 1;
         }
         out.println("{\"type\":\"done\"}");
@@ -185,7 +191,8 @@ final class LoadRun {
         s.put("topic", settings.topic());
         s.put("partitions", partitions);
         s.put("producers", settings.producers());
-        s.put("target_rate", settings.rate());
+        s.put("share", settings.share().toString());
+        s.put("target_rate", settings.rate() / settings.share().count());
         s.put("achieved_rate", seconds > 0 ? sent / seconds : 0);
         s.put("sent", sent);
         s.put("acked", progress.acked());

@@ -10,7 +10,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * One sender thread: events {@code thread, thread + threads, ...} of the global sequence, each sent
+ * One sender of a schedule shared by {@code threads} senders (the threads of every load generator sharing it, {@link Share}):
+ * events {@code thread, thread + threads, ...} of the global sequence, each sent
  * no earlier than its scheduled time and carrying that time. A sender that falls behind (the
  * producer's buffer full, the CPU busy) keeps the schedule: it sends the overdue events as fast as it
  * can, never shifts the schedule, and reports how far behind it is, so the delay becomes measured
@@ -24,6 +25,7 @@ import java.util.function.BooleanSupplier;
  */
 final class OpenLoopSender implements Runnable {
 
+    private final int slot;
     private final int thread;
     private final int threads;
     private final Schedule schedule;
@@ -39,11 +41,14 @@ final class OpenLoopSender implements Runnable {
     private final Callback onAck;
 
     /**
+     * @param slot      this thread's place in its own generator's {@link SendProgress}
+     * @param thread    this sender's index among all {@code threads} senders of the schedule
      * @param maxEvents events in the whole sequence (Long.MAX_VALUE: no limit)
      * @param endNanos  no event due at or after this nanoTime is sent
      */
-    OpenLoopSender(int thread, int threads, Schedule schedule, long maxEvents, long endNanos, boolean endOfStream, EventStream stream,
+    OpenLoopSender(int slot, int thread, int threads, Schedule schedule, long maxEvents, long endNanos, boolean endOfStream, EventStream stream,
                    Producer<byte[], byte[]> producer, String topic, int partitions, SendProgress progress, BooleanSupplier stopped) {
+        this.slot = slot;
         this.thread = thread;
         this.threads = threads;
         this.schedule = schedule;
@@ -76,9 +81,9 @@ final class OpenLoopSender implements Runnable {
             }
             producer.send(stream.record(topic, (int) (i % partitions), i, schedule.epochNanos(due)), onAck);
             sent++;
-            progress.sent(thread, sent, now - due);
+            progress.sent(slot, sent, now - due);
         }
-        progress.sent(thread, sent, 0);
+        progress.sent(slot, sent, 0);
         if (endOfStream && !stopped.getAsBoolean() && progress.firstError() == null) {
             // Partition p gets events i with i % partitions == p: this thread's are those with p % threads == thread.
             for (int p = thread; p < partitions; p += threads) {

@@ -17,7 +17,8 @@ import java.util.function.IntFunction;
 /** {@code run}: the open-loop load into a topic. */
 @Command(name = "run",
         description = {"Sends --stream events to --topic at --rate events/s in total from --producers threads, open loop:",
-            "event i is due at t0 + i/rate and carries that time. Partitions must be a multiple of --producers.",
+            "event i is due at t0 + i/rate and carries that time. Partitions must be a multiple of --producers",
+            "(of N x --producers with --share K/N).",
             "A JSON progress line each second on stdout; --summary FILE gets the totals.",
             "Exit: 0 all sent and acknowledged, 1 a send failed, 2 bad arguments, 3 or 128+N stopped early."})
 final class RunCommand implements Callable<Integer> {
@@ -58,6 +59,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--start-epoch-ms", defaultValue = "0", description = "t0 as ms since the epoch, so the events are those of a known schedule (default: now)")
     long startEpochMillis;
 
+    @Option(names = "--share", defaultValue = "1/1", paramLabel = "K/N",
+            description = "the K-th of N load generators feeding one topic from their own hosts: this one sends its share of the"
+                    + " one schedule at --rate (the total); N > 1 needs --start-epoch-ms, their shared t0 (default ${DEFAULT-VALUE})")
+    String share;
+
     @Option(names = "--end-of-stream", description = "after the last event, mark the end of every partition (a bounded load a reader can end at)")
     boolean endOfStream;
 
@@ -97,7 +103,17 @@ final class RunCommand implements Callable<Integer> {
         if (startEpochMillis < 0) {
             throw new ParameterException(spec.commandLine(), "--start-epoch-ms must be >= 0; is " + startEpochMillis);
         }
-        LoadRun run = new LoadRun(new LoadRun.Settings(kafka.bootstrap, kafka.topic, stream, rate, producers, events, durationSeconds,
+        Share part;
+        try {
+            part = Share.parse(share);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (part.count() > 1 && startEpochMillis == 0) {
+            throw new ParameterException(spec.commandLine(), "--share " + share + " needs --start-epoch-ms: load generators that share"
+                    + " a schedule must share its t0");
+        }
+        LoadRun run = new LoadRun(new LoadRun.Settings(kafka.bootstrap, kafka.topic, stream, rate, producers, part, events, durationSeconds,
                 Math.multiplyExact(startEpochMillis, 1_000_000L), endOfStream, acks, lingerMs, batchSize, producerConfig), streams);
         Thread hook = new Thread(() -> {
             run.requestStop();

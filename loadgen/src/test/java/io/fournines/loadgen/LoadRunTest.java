@@ -93,8 +93,43 @@ class LoadRunTest {
         assertThat(Files.readString(summary)).contains("\"sent\" : " + events, "\"partitions_ended\" : " + partitions,
                 "\"start_epoch_ns\" : " + t0Millis * 1_000_000L);
 
+        assertTheBoundedSchedule("bounded", partitions, events, rate, t0Millis);
+    }
+
+    @Test
+    void loadGeneratorsSharingOneScheduleSendEachEventOnceAndEndTheirOwnPartitions() throws Exception {
+        int partitions = 4;
+        int events = 3_000;
+        double rate = 1_000;
+        long t0Millis = 1_700_000_000_456L;
+        assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "shared", "--partitions", "" + partitions)).isZero();
+        for (int k = 1; k <= 2; k++) {
+            Path summary = dir.resolve("shared-" + k + ".json");
+            assertThat(cli("run", "--bootstrap", kafka.bootstrap(), "--topic", "shared", "--stream", "nexmark", "--rate", "" + rate,
+                    "--producers", "2", "--share", k + "/2", "--events", "" + events, "--start-epoch-ms", "" + t0Millis, "--end-of-stream",
+                    "--summary", summary.toString())).isZero();
+            assertThat(Files.readString(summary)).contains("\"sent\" : " + events / 2, "\"partitions_ended\" : " + partitions / 2,
+                    "\"share\" : \"" + k + "/2\"", "\"target_rate\" : " + rate / 2);
+        }
+        assertTheBoundedSchedule("shared", partitions, events, rate, t0Millis);
+    }
+
+    @Test
+    void aShareOfAScheduleWithoutItsStartOrOutOfRangeIsRefused() {
+        assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "unshared", "--partitions", "2")).isZero();
+        for (String[] args : List.of(new String[] {"--share", "1/2"}, new String[] {"--share", "3/2", "--start-epoch-ms", "1"},
+                new String[] {"--share", "0/1"}, new String[] {"--share", "half"})) {
+            List<String> command = new ArrayList<>(List.of("run", "--bootstrap", kafka.bootstrap(), "--topic", "unshared", "--stream", "trades",
+                    "--rate", "100", "--events", "10"));
+            command.addAll(List.of(args));
+            assertThat(cli(command.toArray(String[]::new))).as(String.join(" ", args)).isEqualTo(2);
+        }
+    }
+
+    /** The topic holds events 0 .. events-1 of the schedule from t0, event i in partition i % P in order, then each partition's end. */
+    private static void assertTheBoundedSchedule(String topic, int partitions, int events, double rate, long t0Millis) {
         NexmarkGenerator generator = new NexmarkGenerator(GeneratorConfig.defaults(NexmarkStream.SEED).withRate((long) rate).withKeys(10_000));
-        List<List<ConsumerRecord<byte[], byte[]>>> byPartition = readAll("bounded", partitions, events + partitions);
+        List<List<ConsumerRecord<byte[], byte[]>>> byPartition = readAll(topic, partitions, events + partitions);
         for (int p = 0; p < partitions; p++) {
             List<ConsumerRecord<byte[], byte[]>> records = byPartition.get(p);
             assertThat(records).hasSize(events / partitions + 1);
