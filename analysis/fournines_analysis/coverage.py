@@ -11,6 +11,8 @@ reads as a normal run; its percentiles simply describe less than the run measure
   exempt: the recorder's ticks and the member's stop land a few ms either side of the boundaries,
   and the last interval is written when the member stops. One second at each end absorbs that; two
   missing at an end, or any in the middle, are a loss;
+- a log whose measured intervals hold no latency at all measured nothing (a load that never
+  reached the members reads otherwise as a run with empty, well-covered seconds);
 - latency.hlog must be there (a windowed run without it is reported from completion.hlog alone);
 - in a cluster run each merged log needs a copy in every member's folder (member-<i>/, or a
   joined-<n>/ in it after a restart). An active-active run's latency comes from the result
@@ -65,7 +67,7 @@ def coverage_gaps(run: Run) -> list[Gap]:
     else:
         end_s = run.warmup_s + duration_s
     for log in run.latency.values():
-        gaps += _missing_seconds(log, run.warmup_s, end_s)
+        gaps += _missing_seconds(log, run.warmup_s, end_s) + _nothing_measured(log, run.warmup_s)
     return gaps + _lost_values(run) + _missing_members(run)
 
 
@@ -81,6 +83,13 @@ def _missing_seconds(log: LatencyLog, start_s: float, end_s: float) -> list[Gap]
     spans = ", ".join(f"{edges[r[0]]:g}–{edges[r[-1] + 1]:g} s" for r in runs)
     return [Gap(log.path, f"no intervals in {len(seconds)} of the {len(edges) - 1} measured seconds "
                           f"({spans} since the load started)")]
+
+
+def _nothing_measured(log: LatencyLog, warmup_s: float) -> list[Gap]:
+    measured = log.measured(warmup_s)
+    if not measured.any() or log.counts[measured].any():
+        return []
+    return [Gap(log.path, "holds no latency after the warm-up: no event reached the sink while it was measured")]
 
 
 def _covered(log: LatencyLog, edges: np.ndarray) -> np.ndarray:

@@ -30,12 +30,16 @@ def nines_label(nines: float) -> str:
 
 def nines_figure(curves: list[tuple[str, np.ndarray, Layout]], title: str) -> Figure:
     """One line per (label, pooled counts, layout). Each line stops at x = log10(count): past it the
-    percentile is just the max, and drawing on would claim a resolution the run does not have."""
+    percentile is just the max, and drawing on would claim a resolution the run does not have. A
+    series without a value is named in the legend, not drawn."""
     fig = Figure(figsize=(9, 5.5), layout="constrained")
     ax = fig.add_subplot()
     right = 1
     for label, counts, layout in curves:
         total = counts.sum()
+        if not total:
+            ax.plot([], [], label=f"{label} (n=0: nothing recorded)")
+            continue
         end = min(np.log10(total), MAX_NINES) if total > 1 else 0
         x = np.linspace(0, end, _POINTS)
         y = value_at_percentiles(counts, layout, 100 * (1 - 10.0 ** -x))
@@ -45,7 +49,7 @@ def nines_figure(curves: list[tuple[str, np.ndarray, Layout]], title: str) -> Fi
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: nines_label(x)))
     ax.set_xlim(0, right)
-    ax.set_yscale("log")
+    _log_scale_if_drawn(ax)
     ax.set_xlabel("percentile")
     ax.set_ylabel("latency (µs)")
     ax.set_title(title)
@@ -61,7 +65,7 @@ def latency_over_time_figure(log: LatencyLog, warmup_s: float, title: str) -> Fi
     ax.plot(middle, log.per_interval(100), marker=".", label="max per interval")
     ax.plot(middle, log.per_interval(99), marker=".", label="p99 per interval")
     _shade_warmup(ax, min(0.0, log.start_s.min()), warmup_s)
-    ax.set_yscale("log")
+    _log_scale_if_drawn(ax)
     ax.set_xlabel("time since start (s)")
     ax.set_ylabel("latency (µs)")
     ax.set_title(title)
@@ -89,6 +93,13 @@ def throughput_figure(throughput, cpu, warmup_s: float, title: str) -> Figure:
             ax.legend(loc="lower right")
     axes[-1].set_xlabel("time since start (s)")
     return fig
+
+
+def _log_scale_if_drawn(ax) -> None:
+    """A log latency axis, unless nothing was drawn on it (a run that recorded nothing), which
+    matplotlib cannot scale."""
+    if any(np.isfinite(line.get_ydata()).any() for line in ax.get_lines()):
+        ax.set_yscale("log")
 
 
 def save(fig: Figure, path: Path) -> Path:

@@ -4,6 +4,8 @@ The fixture run measures 5–25 s (warm-up 5 s, duration 20 s) with one interval
 import json
 import shutil
 
+import numpy as np
+
 from fournines_analysis.report import write_report
 from synthetic import drop_intervals, edit_run_json
 
@@ -97,3 +99,15 @@ def test_more_than_written_is_no_loss_and_a_written_log_that_is_gone_is_missing(
     top = top_of_report(stall_run)
     assert "latency.hlog" not in top  # a member killed mid-run leaves intervals but no count
     assert "> - extra.hlog: missing, though the member(s) wrote 7 latencies to it" in top
+
+
+def test_a_log_that_recorded_nothing_after_the_warm_up_is_flagged_and_still_reported(stall_run):
+    """A load that never reached the members: every second covered by an empty interval."""
+    from synthetic import hlog_text
+
+    (stall_run / "latency.hlog").write_text(hlog_text([np.empty(0)] * 25))
+    top = top_of_report(stall_run)
+    assert top.splitlines()[0].endswith(" — INCOMPLETE")
+    assert "> - latency.hlog: holds no latency after the warm-up: no event reached the sink while it was measured" in top
+    assert "completion.hlog" not in top
+    assert (stall_run / "plots" / "nines.png").is_file() and (stall_run / "plots" / "over-time-latency.png").is_file()
