@@ -77,7 +77,7 @@ clean:
 # change a benchmark unnoticed. Values are single-quoted for the shell, quotes inside escaped.
 BENCH_VARS := CLUSTER THREADS JVM_OPTS GC RATE KEYS SOURCE PARTITIONS WINDOW_MS SLIDE_MS WARMUP DURATION \
               GUARANTEE SNAPSHOT_INTERVAL_MS MODE ENGINE TARGET PROFILE \
-              PRODUCERS ACKS LINGER_MS BATCH_SIZE FLUSH_MESSAGES FLUSH_MS
+              PRODUCERS ACKS LINGER_MS BATCH_SIZE FLUSH_MESSAGES FLUSH_MS REPLICATION_FACTOR
 bench_overrides = $(strip $(foreach v,$(BENCH_VARS),$(if $(filter command line,$(origin $(v))),'$(v)=$(subst ','\'',$($(v)))')))
 
 bench-%:

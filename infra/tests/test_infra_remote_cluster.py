@@ -2,7 +2,8 @@
 fixture: 10 members, 3 brokers, 1 load generator): every member is started with `serve`, the full
 member list of the hosts' private addresses and the secret file deploy.yml writes; deploy.yml run
 for real on this machine, each host in a directory of its own, installs exactly those command lines
-as the members' systemd units."""
+as the members' systemd units, and the load generator's unit sends its share of the load into the
+run's topic on the three brokers (replicated three times)."""
 import getpass
 import json
 import sys
@@ -14,7 +15,9 @@ import yaml
 from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import load_scenario
 from fournines.targets.aws.inventory import inventory
+from fournines.targets.remote.cluster import Cluster
 from fournines.targets.remote.commands import Ports, RemoteHost, member_commands
+from fournines.targets.remote.kafka import RemoteKafka
 from ansible_play import RUN, play, sandboxed, unit_arguments, unit_value
 from infra_paths import FIXTURES
 
@@ -53,7 +56,7 @@ def test_every_member_serves_with_the_full_member_list_and_the_secret_file(aws_c
         assert "-XX:+UseZGC" in command and "-Xmx2g" in command  # the scenario's own flags, a host's whole heap
 
 
-def test_deploy_installs_each_members_command_as_its_unit_with_the_secret(aws_cluster, tmp_path):
+def test_deploy_installs_each_members_and_the_load_generators_command_as_its_unit(aws_cluster, tmp_path):
     scenario, members, _, hosts, commands = aws_cluster
     roots = {}
     groups = {}
@@ -69,11 +72,14 @@ def test_deploy_installs_each_members_command_as_its_unit_with_the_secret(aws_cl
     for jar in ("member.jar", "loadgen.jar", "kafka-libs/kafka_2.13.jar"):
         (tmp_path / jar).parent.mkdir(exist_ok=True)
         (tmp_path / jar).write_bytes(b"PK\x05\x06" + bytes(18))
+    kafka = RemoteKafka(Cluster(inventory_path, {"vars": {"kafka_port": 9092}, "children": hosts}, lambda _: HOME,
+                                Ports(5701, 5801), SECRET, tmp_path, sudo=[], kafka_cluster_id="MkU3OEVBNTcwNTJENDM2Qg"),
+                        scenario, RUN)
+    variables = kafka.ansible_vars()
     play(tmp_path, "deploy.yml", inventory_path, {
         "fournines_user": getpass.getuser(), "fournines_run_name": RUN, "fournines_scenario": scenario,
         "member_jar": str(tmp_path / "member.jar"), "member_commands": commands, "member_cluster_secret": SECRET,
-        "kafka_libs_dir": str(tmp_path / "kafka-libs"), "kafka_cluster_id": "MkU3OEVBNTcwNTJENDM2Qg",
-        "loadgen_jar": str(tmp_path / "loadgen.jar"), "loadgen_commands": {"loadgen-1": ["java", "-version"]}})
+        **variables, "kafka_libs_dir": str(tmp_path / "kafka-libs"), "loadgen_jar": str(tmp_path / "loadgen.jar")})
     for host in members:
         root = roots[host.name]
         unit = root / "etc/systemd/system/fournines-member.service"
@@ -83,3 +89,8 @@ def test_deploy_installs_each_members_command_as_its_unit_with_the_secret(aws_cl
     voters = [line for line in (roots["broker-1"] / "opt/fournines/kafka/config/server.properties").read_text().splitlines()
               if line.startswith("controller.quorum.voters=")]
     assert voters == ["controller.quorum.voters=1@10.42.0.21:9093,2@10.42.0.22:9093,3@10.42.0.23:9093"]
+    loadgen = unit_arguments(unit_value(roots["loadgen-1"] / "etc/systemd/system/fournines-loadgen.service", "ExecStart"))
+    assert loadgen == variables["loadgen_commands"]["loadgen-1"]
+    assert option(loadgen, "--bootstrap") == "10.42.0.21:9092,10.42.0.22:9092,10.42.0.23:9092"
+    assert option(loadgen, "--share") == "1/1" and loadgen[-1] == f"@{HOME}/runs/{RUN}/loadgen-start.args"
+    assert option(variables["loadgen_topic_command"], "--replication-factor") == "3"

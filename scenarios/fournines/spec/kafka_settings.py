@@ -25,6 +25,8 @@ KAFKA = Record({
     "batch_size": Field(Integer(0, 64 * 1024 * 1024), DEFAULTS["batch_size"]),
     "flush_messages": Field(Integer(1, 2**63 - 1), OPTIONAL),  # topic flush.messages; default: Kafka's (no forced fsync)
     "flush_ms": Field(Integer(0, 2**63 - 1), OPTIONAL),  # topic flush.ms; default: Kafka's (no forced fsync)
+    # replicas of the run's topic; default: 1 on the local target (one broker), 3 on a remote one (fewer brokers: that many)
+    "replication_factor": Field(Integer(1, 100), OPTIONAL),
 })
 
 

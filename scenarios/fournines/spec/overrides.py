@@ -21,6 +21,7 @@ FIELDS: dict[str, str] = {
     "BATCH_SIZE": "load.kafka.batch_size",
     "FLUSH_MESSAGES": "load.kafka.flush_messages",
     "FLUSH_MS": "load.kafka.flush_ms",
+    "REPLICATION_FACTOR": "load.kafka.replication_factor",
     "SOURCE": "load.source",
     "PARTITIONS": "load.partitions",
     "WINDOW_MS": "query.window_ms",

@@ -39,7 +39,7 @@ def test_acks_may_be_written_as_a_number_and_the_fsync_policy_is_kept(tmp_path):
      name: t
      query: {name: q5}
      load: {rate: 1000, source: kafka, kafka: {acks: 2, linger_ms: -1, batch: 5}}
-     """, ["load.kafka.batch: unknown field; allowed here: producers, acks, linger_ms, batch_size, flush_messages, flush_ms",
+     """, ["load.kafka.batch: unknown field; allowed here: producers, acks, linger_ms, batch_size, flush_messages, flush_ms, replication_factor",
            'load.kafka.acks: must be one of 0, 1, all; is "2"',
            "load.kafka.linger_ms: must be an integer from 0 to 60_000; is -1"]),
     ("""

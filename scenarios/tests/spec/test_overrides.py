@@ -29,6 +29,7 @@ SAMPLES = {
     "BATCH_SIZE": ("16384", 16384),
     "FLUSH_MESSAGES": ("1", 1),
     "FLUSH_MS": ("1000", 1000),
+    "REPLICATION_FACTOR": ("3", 3),
 }
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from fournines import REPO_ROOT
 from fournines.targets.aws.cost import Estimate, HostGroup, PriceError, estimate
+from fournines.targets.remote.kafka import KafkaHosts, RemoteKafkaRefused, check_kafka_hosts, host_counts, new_kafka_cluster_id
 
 TERRAFORM_DIR = REPO_ROOT / "infra" / "terraform" / "aws"
 TFVARS = TERRAFORM_DIR / "fournines.auto.tfvars.json"  # auto-loaded, so a hand-run `terraform destroy` works too
@@ -67,25 +68,23 @@ def shape(members: int, kafka: bool, env=os.environ) -> Shape:
     if not 1 <= members <= MAX_MEMBERS:
         raise ClusterRefused(f"cluster.members={members}: an EC2 cluster has 1 to {MAX_MEMBERS} members "
                              "(infra/terraform/aws/variables.tf, variable members)")
-    return Shape(members=members,
-                 brokers=_count(env, "BROKERS", 3 if kafka else 0),
-                 loadgens=_count(env, "LOADGENS", 1 if kafka else 0),
+    try:
+        hosts = host_counts(kafka, env)
+    except RemoteKafkaRefused as e:
+        raise ClusterRefused(str(e)) from None
+    return Shape(members=members, brokers=hosts.brokers, loadgens=hosts.loadgens,
                  member_type=env.get("MEMBER_TYPE", "c5.4xlarge"),
                  broker_type=env.get("BROKER_TYPE", "i3.2xlarge"),
                  loadgen_type=env.get("LOADGEN_TYPE", "c5.4xlarge"))
 
 
 def shape_of_scenario(scenario: dict, env=os.environ) -> Shape:
-    return shape(scenario["cluster"]["members"], scenario["load"]["source"] == "kafka", env)
-
-
-def _count(env, name: str, default: int) -> int:
-    text = env.get(name)
-    if text is None:
-        return default
-    if not re.fullmatch(r"\d{1,3}", text):
-        raise ClusterRefused(f"{name}={text}: must be a whole number of hosts")
-    return int(text)
+    result = shape(scenario["cluster"]["members"], scenario["load"]["source"] == "kafka", env)
+    try:
+        check_kafka_hosts(scenario, KafkaHosts(result.brokers, result.loadgens))
+    except RemoteKafkaRefused as e:
+        raise ClusterRefused(str(e)) from None
+    return result
 
 
 @dataclass(frozen=True)
@@ -203,10 +202,19 @@ def state_dir() -> Path:
 
 def member_secret() -> str:
     """The members' shared secret, made once per cluster and kept in STATE_DIR (mode 0600)."""
-    path = state_dir() / "cluster-secret"
+    return _kept("cluster-secret", lambda: secrets.token_hex(32))
+
+
+def kafka_cluster_id() -> str:
+    """The brokers' KRaft cluster id, made once per cluster (their storage is formatted with it once)."""
+    return _kept("kafka-cluster-id", new_kafka_cluster_id)
+
+
+def _kept(name: str, make) -> str:
+    path = state_dir() / name
     if not path.exists():
         path.touch(mode=0o600)
-        path.write_text(secrets.token_hex(32), encoding="utf-8")
+        path.write_text(make(), encoding="utf-8")
     return path.read_text(encoding="utf-8").strip()
 
 

@@ -23,7 +23,8 @@ from fournines.results.outcome import EXIT_BAD_REQUEST, EXIT_FAILED
 from fournines.targets.aws import cluster as aws_cluster
 from fournines.targets.aws.inventory import InventoryError, write_inventory
 from fournines.targets.remote.commands import Ports
-from fournines.targets.remote.run import Cluster, ansible_playbook, run_on
+from fournines.targets.remote.cluster import Cluster, ansible_playbook
+from fournines.targets.remote.run import run_on
 from fournines_analysis.errors import write_text
 
 REMOTE_HOME = PurePosixPath("/opt/fournines")  # fournines_home in infra/ansible/group_vars/all.yml
@@ -60,9 +61,10 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
         run_dir = new_results_folder(scenario["name"], results_root)
         print(f"results: {run_dir}", file=sys.stderr)
         write_text(run_dir / "scenario.json", json.dumps(scenario, indent=2) + "\n")
-        hosts = Cluster(inventory_path, inventory, Cluster.members_of(inventory, lambda _: REMOTE_HOME),
+        hosts = Cluster(inventory_path, inventory, lambda _: REMOTE_HOME,
                         Ports(inventory["vars"]["member_port"], inventory["vars"]["member_management_port"]),
-                        aws_cluster.member_secret(), aws_cluster.state_dir(), sudo=["sudo", "-n"])
+                        aws_cluster.member_secret(), aws_cluster.state_dir(), sudo=["sudo", "-n"],
+                        kafka_cluster_id=aws_cluster.kafka_cluster_id())
         return run_on(hosts, scenario, jar, profile, run_dir)
     except (aws_cluster.ClusterFailed, InventoryError, subprocess.CalledProcessError) as e:
         print(f"aws: {e}", file=sys.stderr)

@@ -25,29 +25,37 @@ from fournines.results.outcome import EXIT_BAD_REQUEST, EXIT_FAILED
 from fournines.targets.hosts.network import CONTROLLER, EmulatedNetwork, NetworkError, require_root, sweep_abandoned
 from fournines.targets.hosts.ssh_servers import SshKeys, ensure_openssh, start_ssh_servers
 from fournines.targets.remote.commands import Ports
-from fournines.targets.remote.run import Cluster, run_on
+from fournines.targets.remote.cluster import Cluster
+from fournines.targets.remote.kafka import KafkaHosts, RemoteKafkaRefused, check_kafka_hosts, host_counts, new_kafka_cluster_id
+from fournines.targets.remote.run import run_on
 from fournines_analysis.errors import write_text
 
 PORTS = Ports(member=5701, management=5801)
 PYTHON = "/usr/bin/python3"  # what Ansible runs its modules with on the hosts: this machine's
+# A broker shares this machine with every other host: a small heap (the kafka role's is an i3.2xlarge's).
+BROKER_JVM_FLAGS = ["-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-Djava.awt.headless=true"]
 
 
 class HostsRefused(Exception):
     """The run cannot start on emulated hosts; nothing was made."""
 
 
-def check(scenario: dict) -> None:
+def check(scenario: dict) -> KafkaHosts:
+    """The hosts besides the members (brokers, load generators), once everything is checked."""
     try:
+        hosts = host_counts(scenario["load"]["source"] == "kafka")
+        check_kafka_hosts(scenario, hosts)
         require_root()
         ensure_openssh()
-    except NetworkError as e:
+    except (NetworkError, RemoteKafkaRefused) as e:
         raise HostsRefused(str(e)) from None
+    return hosts
 
 
 def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
     """Plays a prepared scenario on emulated hosts; returns the runner's exit code (cli/run.py lists them)."""
     try:
-        check(scenario)
+        kafka = check(scenario)
     except HostsRefused as e:
         print(str(e), file=sys.stderr)
         return EXIT_BAD_REQUEST
@@ -58,18 +66,20 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
     write_text(run_dir / "scenario.json", json.dumps(scenario, indent=2) + "\n")
     run_id = secrets.token_hex(4)
     state = Path(tempfile.mkdtemp(prefix=f"fournines-hosts-{run_id}-"))
-    members = [f"member-{i + 1}" for i in range(scenario["cluster"]["members"])]
-    net = EmulatedNetwork(run_id, members)
+    groups = {"members": _named("member", scenario["cluster"]["members"]), "brokers": _named("broker", kafka.brokers),
+              "loadgens": _named("loadgen", kafka.loadgens)}
+    hosts = [name for names in groups.values() for name in names]
+    net = EmulatedNetwork(run_id, hosts)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM, like Ctrl-C, still tears the hosts down
     try:
-        print(f"hosts: {len(members)} emulated hosts ({', '.join(members)}) in network namespaces {net.namespace('*')}",
+        print(f"hosts: {len(hosts)} emulated hosts ({', '.join(hosts)}) in network namespaces {net.namespace('*')}",
               file=sys.stderr)
         net.create()
         keys = start_ssh_servers(net, state / "ssh")
-        inventory_path, inventory = write_inventory(net, keys, state)
-        cluster = Cluster(inventory_path, inventory, Cluster.members_of(inventory, lambda host: PurePosixPath(host["fournines_home"])),
-                          PORTS, secrets.token_hex(32), state, sudo=[], reach=lambda argv: net.run_in(CONTROLLER, argv),
-                          members_per_machine=len(members))
+        inventory_path, inventory = write_inventory(net, groups, keys, state)
+        cluster = Cluster(inventory_path, inventory, lambda host: PurePosixPath(host["fournines_home"]),
+                          PORTS, secrets.token_hex(32), state, sudo=[], kafka_cluster_id=new_kafka_cluster_id(),
+                          reach=lambda argv: net.run_in(CONTROLLER, argv), members_per_machine=len(groups["members"]))
         return run_on(cluster, scenario, jar, profile, run_dir)
     except NetworkError as e:
         print(f"hosts: {e}", file=sys.stderr)
@@ -87,22 +97,30 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def write_inventory(net: EmulatedNetwork, keys: SshKeys, state: Path) -> tuple[Path, dict]:
-    """The inventory TARGET=aws writes from Terraform's outputs, for the emulated hosts: root over SSH
-    with the run's key, and per host a home and a root for system paths of its own under `state`.
-    Its path and its `all`."""
+def _named(role: str, count: int) -> list[str]:
+    return [f"{role}-{i + 1}" for i in range(count)]
+
+
+def write_inventory(net: EmulatedNetwork, groups: dict[str, list[str]], keys: SshKeys, state: Path) -> tuple[Path, dict]:
+    """The inventory TARGET=aws writes from Terraform's outputs, for the emulated hosts (`groups`: the
+    host names of members, brokers and loadgens): root over SSH with the run's key, and per host a
+    home and a root for system paths of its own under `state`; a broker's data there too, and a heap
+    for a machine it shares. Its path and its `all`."""
     def host(name: str, index: int) -> dict:
         folder = state / "hosts" / name
         # Per host: a host's own variables take precedence over infra/ansible/group_vars/all.yml, the inventory's `all` do not.
-        return {"ansible_host": net.addresses[name], "private_ip": net.addresses[name], "host_index": index,
-                "instance_type": "emulated", "fournines_home": str(folder / "home"), "fournines_fs_root": str(folder / "root"),
-                "fournines_service_manager": "process", "fournines_apply_system": False, "fournines_user": "root"}
+        found = {"ansible_host": net.addresses[name], "private_ip": net.addresses[name], "host_index": index,
+                 "instance_type": "emulated", "fournines_home": str(folder / "home"), "fournines_fs_root": str(folder / "root"),
+                 "fournines_service_manager": "process", "fournines_apply_system": False, "fournines_user": "root"}
+        if name in groups["brokers"]:
+            found |= {"kafka_data_dir": str(folder / "kafka-data"), "kafka_jvm_flags": BROKER_JVM_FLAGS}
+        return found
     inventory = {"all": {
         "vars": {"ansible_user": "root", "ansible_ssh_private_key_file": str(keys.client),
                  "ansible_ssh_common_args": f"-o StrictHostKeyChecking=yes -o UserKnownHostsFile={keys.known_hosts}",
                  "ansible_python_interpreter": PYTHON, "member_port": PORTS.member, "member_management_port": PORTS.management},
-        "children": {"members": {"hosts": {name: host(name, i + 1) for i, name in enumerate(net.hosts)}},
-                     "brokers": {"hosts": {}}, "loadgens": {"hosts": {}}},
+        "children": {group: {"hosts": {name: host(name, i + 1) for i, name in enumerate(names)}}
+                     for group, names in groups.items()},
     }}
     path = state / "inventory.yml"
     path.write_text(yaml.safe_dump(inventory, sort_keys=False), encoding="utf-8")

@@ -30,17 +30,13 @@ from pathlib import Path
 
 from fournines.members.child_process import die_with_parent, kill_group
 from fournines.members.java_build import JARS, ensure_jar
-from fournines.spec.registry import QUERIES
-from fournines.spec.scenario import GC_FLAGS
+from fournines.targets.loadgen_commands import create_topic, fsync_configs, loadgen_run
 from fournines_analysis.errors import write_text
 
 LOADGEN, BROKER = JARS["loadgen"], JARS["kafka-local"]
 BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP"
 BROKER_START_S = 120.0
 STOP_GRACE_S = 30.0  # the load generator flushes its producers; the broker shuts down in ~1 s
-LOADGEN_HEAP = ["-Xms1g", "-Xmx1g"]
-# The load generator outlives the member by this much unless stopped first (it always is).
-LOADGEN_SLACK_S = 120.0
 RESULTS_FILE = "kafka-results.jsonl"
 # How long the results' reader waits for open transactions to end: a member killed mid-transaction is
 # fenced when the job restarts, within seconds; one still open after this holds output back.
@@ -136,19 +132,26 @@ def kafka_load(scenario: dict, run_dir: Path):
         yield KafkaLoad()
         return
     loadgen_jar, broker_jar = LOADGEN.path, BROKER.path
+    external = os.environ.get(BOOTSTRAP_ENV)
+    replication_factor = scenario["load"]["kafka"].get("replication_factor", 1)
+    if replication_factor > 1 and not external:
+        raise KafkaLoadError(f"load.kafka.replication_factor={replication_factor}: the local target runs one broker; "
+                             f"set {BOOTSTRAP_ENV} to a cluster of {replication_factor} or more, or use a remote target")
     sidecars: list[_Sidecar] = []
     try:
-        bootstrap = os.environ.get(BOOTSTRAP_ENV) or _start_broker(broker_jar, run_dir, sidecars)
+        bootstrap = external or _start_broker(broker_jar, run_dir, sidecars)
         topic = f"fournines-{run_dir.name}"
-        _create_topic(loadgen_jar, bootstrap, topic, scenario["load"]["partitions"], _fsync_configs(scenario), run_dir)
+        jar = str(loadgen_jar.resolve())
+        _create_topic(create_topic(jar, bootstrap, topic, scenario["load"]["partitions"], replication_factor,
+                                   fsync_configs(scenario)), topic, bootstrap, run_dir)
         results_topic = f"{topic}-results" if scenario.get("record_results") else None
         if results_topic:
-            _create_topic(loadgen_jar, bootstrap, results_topic, 1, [], run_dir)
-        _describe(run_dir, bootstrap, topic, external=bool(os.environ.get(BOOTSTRAP_ENV)))
+            _create_topic(create_topic(jar, bootstrap, results_topic, 1, replication_factor), results_topic, bootstrap, run_dir)
+        _describe(run_dir, bootstrap, topic, external=bool(external))
 
         def start_loadgen() -> _Sidecar:
-            loadgen = _Sidecar("loadgen", _loadgen_command(loadgen_jar, bootstrap, topic, scenario, run_dir),
-                               run_dir / "loadgen.log", run_dir)
+            command = [*loadgen_run(scenario, jar, bootstrap, topic), "--summary", str((run_dir / "loadgen.json").resolve())]
+            loadgen = _Sidecar("loadgen", command, run_dir / "loadgen.log", run_dir)
             sidecars.append(loadgen)
             return loadgen
 
@@ -177,15 +180,8 @@ def _start_broker(jar: Path, run_dir: Path, sidecars: list) -> str:
     raise KafkaLoadError(f"the local Kafka broker was not ready within {BROKER_START_S:g} s; see {log}")
 
 
-def _fsync_configs(scenario: dict) -> list[str]:
-    kafka = scenario["load"]["kafka"]
-    return [arg for name, key in (("flush_messages", "flush.messages"), ("flush_ms", "flush.ms")) if name in kafka
-            for arg in ("--config", f"{key}={kafka[name]}")]
-
-
-def _create_topic(jar: Path, bootstrap: str, topic: str, partitions: int, configs: list[str], run_dir: Path) -> None:
-    code = _loadgen_tool(jar, ["create-topic", "--bootstrap", bootstrap, "--topic", topic, "--partitions", str(partitions),
-                               *configs], run_dir)
+def _create_topic(command: list[str], topic: str, bootstrap: str, run_dir: Path) -> None:
+    code = _loadgen_tool(command, run_dir)
     if code:
         raise KafkaLoadError(f"creating topic {topic} on {bootstrap} failed (exit {code}); see {run_dir / 'loadgen.log'}")
 
@@ -193,39 +189,18 @@ def _create_topic(jar: Path, bootstrap: str, topic: str, partitions: int, config
 def _read_topic(jar: Path, bootstrap: str, topic: str, committed: bool, run_dir: Path) -> str | None:
     """The topic into RESULTS_FILE; None, or why not all of it could be read (the tool's last words)."""
     as_committed = ["--committed", "--stable-s", str(STABLE_S)] if committed else []
-    code = _loadgen_tool(jar, ["read-topic", "--bootstrap", bootstrap, "--topic", topic, *as_committed,
-                               "--out", str((run_dir / RESULTS_FILE).resolve())], run_dir)
+    code = _loadgen_tool(["java", "-jar", str(jar.resolve()), "read-topic", "--bootstrap", bootstrap, "--topic", topic,
+                          *as_committed, "--out", str((run_dir / RESULTS_FILE).resolve())], run_dir)
     if not code:
         return None
     lines = (run_dir / "loadgen.log").read_text(encoding="utf-8", errors="replace").strip().splitlines()
     return f"reading the results topic {topic} failed (exit {code}): {lines[-1] if lines else 'no output'}"
 
 
-def _loadgen_tool(jar: Path, args: list[str], run_dir: Path) -> int:
+def _loadgen_tool(command: list[str], run_dir: Path) -> int:
     """One of the load generator's short commands, its output appended to loadgen.log; its exit code."""
     with open(run_dir / "loadgen.log", "ab") as log:
-        return subprocess.run(["java", "-jar", str(jar.resolve()), *args], stdin=subprocess.DEVNULL, stdout=log,
-                              stderr=subprocess.STDOUT, cwd=run_dir).returncode
-
-
-def _loadgen_command(jar: Path, bootstrap: str, topic: str, scenario: dict, run_dir: Path) -> list[str]:
-    load, kafka = scenario["load"], scenario["load"]["kafka"]
-    events = QUERIES[scenario["query"]["name"]].input
-    stream = ["--stream", "trades"] if events == "trades" else ["--stream", "nexmark", "--keys", str(load["keys"])]
-    return ["java", *LOADGEN_HEAP, GC_FLAGS[scenario["cluster"]["gc"]],
-            "-Xlog:gc*:file=loadgen-gc.log:time,uptime,level,tags",
-            "-jar", str(jar.resolve()), "run", "--bootstrap", bootstrap, "--topic", topic, *stream,
-            "--rate", str(load["rate"]), "--producers", str(kafka["producers"]),
-            "--duration-s", str(scenario["warmup_s"] + scenario["duration_s"] + LOADGEN_SLACK_S),
-            "--acks", kafka["acks"], "--linger-ms", str(kafka["linger_ms"]), "--batch-size", str(kafka["batch_size"]),
-            *_checked_load(scenario), "--summary", str((run_dir / "loadgen.json").resolve())]
-
-
-def _checked_load(scenario: dict) -> list[str]:
-    """A checked run's load: its events from its t=0 (both known, so they can be made again), then the end."""
-    bounded = ["--events", str(scenario["load"]["events"]), "--end-of-stream"] if "events" in scenario["load"] else []
-    start = ["--start-epoch-ms", str(scenario["start_epoch_ns"] // 1_000_000)] if "start_epoch_ns" in scenario else []
-    return [*bounded, *start]
+        return subprocess.run(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=run_dir).returncode
 
 
 def _describe(run_dir: Path, bootstrap: str, topic: str, external: bool) -> None:

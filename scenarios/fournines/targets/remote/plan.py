@@ -15,8 +15,9 @@ from fournines.results.member_merge import merge_members
 from fournines.targets.local.plan import Job, Plan, Process
 from fournines.targets.remote.commands import Ports, RemoteHost
 
-# ssh's command line to a host, with -L forwarding `socket` to 127.0.0.1:`port` there, up to the remote command.
-Ssh = Callable[[RemoteHost, Path, int], list[str]]
+# ssh's command line to a member host running `remote` (a list of arguments) there, with `forward`
+# (an -L forwarding: LOCAL_SOCKET:127.0.0.1:PORT).
+Ssh = Callable[[RemoteHost, list[str], str], list[str]]
 
 
 def service_control(host: RemoteHost) -> str:
@@ -25,15 +26,16 @@ def service_control(host: RemoteHost) -> str:
 
 
 def remote_cluster(scenario: dict, members: list[RemoteHost], ssh: Ssh, ports: Ports, secret: str, run_dir: Path,
-                   sockets: Path) -> Plan:
-    """`sockets`: a short local folder (a Unix socket's path is at most 107 bytes) for the API forwards."""
+                   sockets: Path, job_fields: dict | None = None) -> Plan:
+    """`sockets`: a short local folder (a Unix socket's path is at most 107 bytes) for the API forwards;
+    `job_fields`: added to the job (a Kafka load's endpoint)."""
     folders = [member_dir(run_dir, i) for i in range(len(members))]
     processes = []
     for host, folder in zip(members, folders):
         if folder.name != host.name:
             raise ValueError(f"inventory: member {len(processes) + 1} is named {host.name}; expected {folder.name}")
         socket = sockets / f"{host.name}.sock"
-        processes.append(Process(host.name, host.name, [*ssh(host, socket, ports.management), service_control(host), "member", "follow"],
-                                 folder, "member.log", serves=True, api=f"{UNIX}{socket}"))
-    job = Job("the job", list(range(len(processes))), {**scenario, "faults": []})
+        follow = ssh(host, [service_control(host), "member", "follow"], f"{socket}:127.0.0.1:{ports.management}")
+        processes.append(Process(host.name, host.name, follow, folder, "member.log", serves=True, api=f"{UNIX}{socket}"))
+    job = Job("the job", list(range(len(processes))), {**scenario, "faults": [], **(job_fields or {})})
     return Plan(processes, [job], token=api_token(secret), merge=lambda: merge_members(run_dir, folders))

@@ -52,6 +52,27 @@ def test_three_emulated_hosts_run_q5_through_the_playbooks_and_leave_nothing_beh
     assert subprocess.run(["pgrep", "-f", "/tmp/fournines-hosts-"], capture_output=True).stdout == b""
 
 
+def test_a_kafka_load_from_a_host_of_its_own_through_a_broker_on_its_own(tmp_path, monkeypatch):
+    """SOURCE=kafka: a KRaft broker and a load generator on hosts of their own (BROKERS=1 keeps it
+    short), the topic made before the members start, the load started once they run."""
+    monkeypatch.setenv("BROKERS", "1")
+    (tmp_path / "scenario.yaml").write_text(SCENARIO.replace("rate: 5_000, keys: 1_000", "rate: 5_000, keys: 1_000, source: kafka"))
+    scenario, jar = prepare(str(tmp_path / "scenario.yaml"), parse_overrides([]))
+    exit_code = hosts_target.run(scenario, jar, profile=False, results_root=tmp_path / "results")
+    (run_dir,) = (tmp_path / "results").iterdir()
+    record = json.loads((run_dir / "run.json").read_text())
+    assert (exit_code, record["status"]) == (0, "completed"), record.get("failure")
+    kafka = json.loads((run_dir / "kafka.json").read_text())
+    assert (kafka["bootstrap"], kafka["brokers"], kafka["replication_factor"]) == ("198.18.0.13:9092", 1, 1)
+    loadgen = json.loads((run_dir / "loadgen.json").read_text())
+    assert loadgen["sent"] == loadgen["acked"] > 0 and loadgen["send_errors"] == 0, loadgen
+    assert (run_dir / "loadgen-1" / "loadgen.log").stat().st_size > 0
+    member = json.loads((run_dir / "member.json").read_text())
+    assert member["kafka_polls"] > 0 and member["events_processed"] > 0, member
+    assert network.namespaces() == []
+    assert subprocess.run(["pgrep", "-f", "/tmp/fournines-hosts-"], capture_output=True).stdout == b""
+
+
 @pytest.mark.parametrize("when", ["building the hosts", "running"])
 def test_ctrl_c_leaves_nothing_behind(tmp_path, when):
     """Ctrl-C (SIGINT to the runner's process group, as a terminal sends it) once the hosts' namespaces

@@ -13,8 +13,8 @@ from fournines.targets.remote.plan import remote_cluster
 HOME = PurePosixPath("/opt/fournines")
 
 
-def ssh(host: RemoteHost, socket: Path, port: int) -> list[str]:
-    return ["ssh", "-L", f"{socket}:127.0.0.1:{port}", host.private_ip]
+def ssh(host: RemoteHost, remote: list[str], forward: str) -> list[str]:
+    return ["ssh", "-L", forward, host.private_ip, *remote]
 
 
 def test_each_member_is_followed_over_ssh_and_reached_through_its_socket(tmp_path):

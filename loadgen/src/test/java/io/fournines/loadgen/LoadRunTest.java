@@ -204,6 +204,14 @@ class LoadRunTest {
     }
 
     @Test
+    void moreReplicasThanBrokersAreWaitedForThenRefused() {
+        long start = System.nanoTime();
+        assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "replicated", "--partitions", "1",
+                "--replication-factor", "2", "--wait-s", "2")).isEqualTo(1);
+        assertThat(System.nanoTime() - start).as("waited for a second broker").isGreaterThanOrEqualTo(TimeUnit.SECONDS.toNanos(2));
+    }
+
+    @Test
     void anExistingTopicIsNotSilentlyReused() {
         assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "twice", "--partitions", "1")).isZero();
         assertThat(cli("create-topic", "--bootstrap", kafka.bootstrap(), "--topic", "twice", "--partitions", "1")).isEqualTo(1);
