@@ -94,9 +94,16 @@ public final class AccumulateByFrameP extends AbstractProcessor {
         return pendingOutput.emit(this::tryEmit);
     }
 
-    /** Each open accumulator under its key, so it goes to the key's owner on restore, and this instance's flush progress. */
+    /**
+     * Each open accumulator under its key, so it goes to the key's owner on restore, and this
+     * instance's flush progress. Partials taken out of the frames but not sent yet go out first:
+     * the state saved no longer holds them, so they must be ahead of the barrier.
+     */
     @Override
     public boolean saveToSnapshot() {
+        if (!pendingOutput.emit(this::tryEmit)) {
+            return false;
+        }
         return emitToSnapshot(() -> {
             List<Map.Entry<Object, Object>> entries = new ArrayList<>();
             entries.add(Map.entry(InstanceStateKey.of(FLUSHED_UP_TO, context), flushedUpTo));

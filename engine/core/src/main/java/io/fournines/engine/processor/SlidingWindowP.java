@@ -55,9 +55,16 @@ public final class SlidingWindowP extends AbstractProcessor {
         lateFrames = context.counter("lateFrames");
     }
 
-    /** The frames per key, and this instance's progress through the windows. */
+    /**
+     * The frames per key, and this instance's progress through the windows. Windows computed but not
+     * sent yet (complete() flushes the last ones over many calls) go out first: the progress saved
+     * counts them as emitted, so they must be ahead of the barrier.
+     */
     @Override
     public boolean saveToSnapshot() {
+        if (!pendingOutput.emit(this::tryEmit)) {
+            return false;
+        }
         return emitToSnapshot(() -> {
             List<Map.Entry<Object, Object>> entries = new ArrayList<>();
             entries.add(Map.entry(InstanceStateKey.of(PROGRESS, context), new long[] {nextWindowEnd, emittedUpTo, doneUpTo()}));

@@ -2,12 +2,14 @@ package io.fournines.engine.snapshot;
 
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.BroadcastKey;
+import io.fournines.engine.core.Inbox;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A sink with two-phase commit into a {@link TransactionalList}: items since the last snapshot are
@@ -44,23 +46,39 @@ final class TransactionalListSinkP extends AbstractProcessor {
     }
 
     private final TransactionalList target;
+    private final int itemsPerCall;
+    private final AtomicLong itemsBeforeFailure;
     private final List<Object> open = new ArrayList<>();
     private final List<String> preparedNotCommitted = new ArrayList<>();
     private String owner;
 
     TransactionalListSinkP(TransactionalList target) {
+        this(target, Integer.MAX_VALUE, new AtomicLong(-1));
+    }
+
+    /**
+     * A slow sink that fails once: it takes at most {@code itemsPerCall} items a call, and throws when
+     * {@code itemsBeforeFailure} (shared by every instance, of every job it is given to) counts down to 0.
+     */
+    TransactionalListSinkP(TransactionalList target, int itemsPerCall, AtomicLong itemsBeforeFailure) {
         this.target = target;
+        this.itemsPerCall = itemsPerCall;
+        this.itemsBeforeFailure = itemsBeforeFailure;
+    }
+
+    @Override
+    public void process(int ordinal, Inbox inbox) {
+        for (int taken = 0; taken < itemsPerCall && !inbox.isEmpty(); taken++) {
+            if (itemsBeforeFailure.decrementAndGet() == 0) {
+                throw new IllegalStateException("injected sink failure");
+            }
+            open.add(inbox.poll());
+        }
     }
 
     @Override
     protected void init(Context context) {
         owner = context.vertexName() + "#" + context.processorIndex();
-    }
-
-    @Override
-    protected boolean tryProcess(int ordinal, Object item) {
-        open.add(item);
-        return true;
     }
 
     @Override
