@@ -4,19 +4,20 @@ package io.fournines.nexmark.generator;
  * The random numbers of one event: a SplitMix64 stream whose start is a hash of (seed, event id).
  * Because each event restarts its own stream, event {@code i} does not depend on which events were
  * generated before it, which is what lets N generators split one sequence exactly. Mutable and
- * reused across events, so generation allocates nothing for randomness.
+ * reused across events, so generation allocates nothing for randomness. Every workload's generator
+ * (NEXMark's, YSB's) draws from it.
  */
-final class EventRandom {
+public final class EventRandom {
     private static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
 
     private long state;
 
     /** Restarts the stream for event {@code eventId}. */
-    void reset(long seed, long eventId) {
+    public void reset(long seed, long eventId) {
         state = mix64(seed ^ mix64(eventId * GOLDEN_GAMMA + GOLDEN_GAMMA));
     }
 
-    long nextLong() {
+    public long nextLong() {
         state += GOLDEN_GAMMA;
         return mix64(state);
     }
@@ -26,18 +27,18 @@ final class EventRandom {
      * random 64-bit value and the bound (Lemire's method without the rejection step; the bias is at
      * most bound / 2^64, far below anything a test or query could see), so no division is needed.
      */
-    long nextLong(long bound) {
+    public long nextLong(long bound) {
         long r = nextLong();
         // Unsigned high product: the signed one, corrected for r's sign bit (bound is positive).
         return Math.multiplyHigh(r, bound) + ((r >> 63) & bound);
     }
 
-    int nextInt(int bound) {
+    public int nextInt(int bound) {
         return (int) nextLong(bound);
     }
 
     /** Uniform in {@code [0, 1)} with 53 random bits. */
-    double nextDouble() {
+    public double nextDouble() {
         return (nextLong() >>> 11) * 0x1.0p-53;
     }
 
