@@ -2,22 +2,27 @@
 playbook, and the roles run for real against localhost with every path under a temporary directory
 and the root-only tasks (packages, services, sysctl, governor, disks) switched off; then what they
 wrote is checked: the member's systemd unit must start exactly the command line the runner makes
-(members/jvm.py, as for the local target); under the process manager, the services run for real."""
+(members/jvm.py, as for the local target); under the process manager, the services run for real,
+and a remote run's faults reach them."""
 import getpass
 import json
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 import pytest
 
 from fournines.targets.aws.target import REMOTE_HOME
+from fournines.targets.local.faults import FaultError
+from fournines.targets.remote.cluster import Cluster
 from fournines.targets.remote.commands import Ports, RemoteHost, member_commands
+from fournines.targets.remote.faults import remote_members
 from fournines.spec.scenario import load_scenario
 from fournines.spec.overrides import parse_overrides
 from ansible_play import RUN, local_inventory, play, sandboxed, unit_arguments, unit_value
@@ -225,6 +230,42 @@ def test_stop_sends_sigterm_then_sigkill_after_the_grace_period(process_managed)
     subprocess.run([str(process_managed.control), "member", "stop"], check=True)
     assert 1.5 < time.monotonic() - started < 10  # member_stop_timeout_s: 2, then SIGKILL
     assert follow(process_managed).returncode == 137
+
+
+def test_a_remote_runs_faults_reach_the_member_through_its_service(process_managed):
+    """targets/remote/faults.py with SSH taken out (the remote command runs here): stop, continue, kill
+    and start again reach the service's process group; a host that cannot take one fails the fault."""
+    deploy_and_start(process_managed, "echo up; exec sleep 60")
+    await_output(process_managed, "up\n")
+    home = process_managed.tmp_path / "root/opt/fournines"
+    inventory = {"vars": {"ansible_user": "root", "ansible_ssh_private_key_file": "/dev/null", "ansible_ssh_common_args": ""},
+                 "children": {"members": {"hosts": {"member-1": {"ansible_host": "127.0.0.1", "private_ip": "127.0.0.1"}}}}}
+    cluster = Cluster(process_managed.inventory, inventory, lambda _: PurePosixPath(home), Ports(5701, 5801), "s" * 64,
+                      process_managed.tmp_path, sudo=[], reach=lambda argv: ["sh", "-c", argv[-1]])
+    members = remote_members(cluster)
+    group = int((home / "services/member/group").read_text())
+    members.signal("member-1", signal.SIGSTOP)
+    assert await_state(group, "T") == "T"
+    members.signal("member-1", signal.SIGCONT)
+    assert await_state(group, "S") == "S"
+    members.signal("member-1", signal.SIGKILL)
+    assert follow(process_managed).returncode == 137
+    with pytest.raises(FaultError, match=r"member-1: `fournines-service member signal KILL` failed \(exit 1\)"):
+        members.signal("member-1", signal.SIGKILL)  # nothing left to signal
+    members.start("member-1")
+    await_output(process_managed, "up\n")
+    assert subprocess.run([str(process_managed.control), "member", "status"], capture_output=True, text=True).stdout == "active\n"
+    assert members.partition is None  # a network the runner does not own: AWS
+
+
+def await_state(pid: int, wanted: str) -> str:
+    """The process's state letter once it is `wanted` (T stopped, S sleeping), or as it is after 5 s."""
+    deadline = time.monotonic() + 5
+    while True:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state == wanted or time.monotonic() > deadline:
+            return state
+        time.sleep(0.02)
 
 
 def await_output(managed: Managed, text: str) -> None:

@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+from fournines.spec.overrides import parse_overrides
+from fournines.spec.scenario import load_scenario
 from fournines.targets.aws import cluster as aws_cluster
 from fournines.targets.aws.cost import HostGroup, PriceError, estimate, read_prices
 from infra_paths import REPO
@@ -35,6 +37,14 @@ def test_a_kafka_scenario_adds_three_brokers_and_a_load_generator():
     cluster = aws_cluster.shape(10, kafka=True, env={})
     assert (cluster.brokers, cluster.loadgens, cluster.broker_type) == (3, 1, "i3.2xlarge")
     assert aws_cluster.cost(cluster, "us-east-1").confirmation() == "9.47"  # 6.80 + 3 x 0.624 + 0.68 + 14 x (0.0033 + 0.005)
+
+
+def test_an_active_active_scenario_adds_a_load_generator_host_for_its_result_consumer():
+    scenario = load_scenario("q5", parse_overrides(["CLUSTER=4", "MODE=active-active", "TARGET=aws"]))
+    cluster = aws_cluster.shape_of_scenario(scenario, env={})
+    assert (cluster.members, cluster.brokers, cluster.loadgens) == (4, 0, 1)
+    with pytest.raises(aws_cluster.ClusterRefused, match="LOADGENS=0: an active-active run's result consumer runs on"):
+        aws_cluster.shape_of_scenario(scenario, env={"LOADGENS": "0"})
 
 
 def test_the_readme_quotes_the_estimate_for_ten_members():

@@ -69,8 +69,8 @@ def test_outputs_are_what_the_inventory_reads(hcl):
 def test_the_cluster_ports_are_the_ports_the_inventory_knows(hcl):
     ports = hcl["locals"]["cluster_ports"]
     assert set(ports) == set(PORT_VARIABLES)
-    assert set(ports.values()) == {"${var.member_port}", "${var.management_port}", "${var.kafka_port}",
-                                   "${var.kafka_controller_port}"}
+    assert set(ports.values()) == {"${var.member_port}", "${var.management_port}", "${var.consumer_port}",
+                                   "${var.kafka_port}", "${var.kafka_controller_port}"}
 
 
 def ingress_problems(resources: dict) -> list[str]:

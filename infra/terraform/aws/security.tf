@@ -1,5 +1,5 @@
 # SSH from the operator's CIDR is the only way in. The cluster's own ports (members, management API,
-# Kafka) are open only to hosts in this same group. Every rule is its own resource, so the offline
+# the active-active result consumer, Kafka) are open only to hosts in this same group. Every rule is its own resource, so the offline
 # checks (infra/tests) can read each one.
 resource "aws_security_group" "bench" {
   name        = "${var.stack}-hosts"
@@ -16,6 +16,7 @@ locals {
   cluster_ports = {
     member     = var.member_port
     management = var.management_port
+    consumer   = var.consumer_port
     kafka      = var.kafka_port
     controller = var.kafka_controller_port
   }

@@ -184,6 +184,17 @@ variable "management_port" {
   }
 }
 
+variable "consumer_port" {
+  description = "TCP port of an active-active run's result consumer, on the first load generator host; the copies' members send it their results."
+  type        = number
+  default     = 5901
+
+  validation {
+    condition     = var.consumer_port >= 1024 && var.consumer_port <= 65535
+    error_message = "consumer_port must be from 1024 to 65535."
+  }
+}
+
 variable "kafka_port" {
   description = "TCP port of the Kafka brokers' client listener."
   type        = number

@@ -40,9 +40,6 @@ def _target_problems(scenario: dict) -> list[str]:
         problems.append(f"{NOT_YET}: field target={target} with engine={engine} (peer engines run on this "
                         "machine; supported: target local)")
     if mode == "active-active":
-        if target != "local":
-            problems.append(f"{NOT_YET}: field mode=active-active with target={target} (the two copies run as "
-                            "local clusters; supported: target local)")
         if scenario["load"]["source"] == "kafka":
             problems.append(f"{NOT_YET}: field load.source=kafka in mode=active-active (the copies run on the "
                             "in-process generator; supported: load.source in-process)")
@@ -56,12 +53,14 @@ def _target_problems(scenario: dict) -> list[str]:
 
 
 def _fault_problems(scenario: dict) -> list[str]:
-    """Faults are injected into the member processes of a local cluster (targets/local/faults.py)."""
+    """Faults are injected into a cluster's member processes (targets/local/faults.py): local ones, or
+    remote ones through their hosts' service manager (targets/remote/faults.py). A partition cuts
+    links the runner owns: the local proxy's, or the emulated hosts' network."""
     if not scenario["faults"]:
         return []
-    if scenario["target"] != "local":
-        return [f"{NOT_YET}: field faults with target={scenario['target']} (faults are injected into local "
-                "member processes; supported: target=local)"]
+    if scenario["target"] == "aws" and any(f["action"] == "partition" for f in scenario["faults"]):
+        return [f"{NOT_YET}: field faults with action=partition and target=aws (the runner does not own the "
+                "hosts' network; supported: target local or hosts)"]
     if scenario["cluster"]["members"] == 1:
         return [f"{NOT_YET}: field faults with cluster.members=1 (a fault on the only member ends the run; "
                 "supported: cluster.members > 1)"]

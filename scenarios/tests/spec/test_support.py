@@ -22,6 +22,8 @@ def test_every_committed_scenario_runs_on_this_build(name):
     ("q5", ["GUARANTEE=exactly-once", "CLUSTER=2"]),  # a guarantee on a cluster
     ("q5", ["SOURCE=kafka", "TARGET=aws", "CLUSTER=3"]),  # brokers and load generators on hosts of their own
     ("q5", ["SOURCE=kafka", "TARGET=hosts", "CLUSTER=3"]),
+    ("q5", ["MODE=active-active", "CLUSTER=4", "TARGET=aws"]),  # two clusters of hosts, the consumer on a load generator host
+    ("q5", ["MODE=active-active", "CLUSTER=2", "TARGET=hosts"]),
 ])
 def test_these_run_on_this_build(name, overrides):
     assert unsupported(load_scenario(name, parse_overrides(overrides))) == []
@@ -29,7 +31,6 @@ def test_these_run_on_this_build(name, overrides):
 
 @pytest.mark.parametrize("overrides, message", [
     (["SOURCE=kafka", "CLUSTER=2", "MODE=active-active"], "field load.source=kafka in mode=active-active"),
-    (["MODE=active-active", "CLUSTER=2", "TARGET=aws"], "field mode=active-active with target=aws"),
     (["ENGINE=jet", "TARGET=aws"], "field target=aws with engine=jet"),
 ])
 def test_unsupported_fields_are_named(overrides, message):
@@ -37,14 +38,12 @@ def test_unsupported_fields_are_named(overrides, message):
     assert any(p.startswith(f"not supported yet by this build: {message} (") for p in problems), problems
 
 
-def test_faults_are_injected_into_any_of_a_local_clusters_members(tmp_path):
+def test_faults_are_injected_into_any_of_a_clusters_members_on_every_target(tmp_path):
     path = tmp_path / "f.yaml"
     path.write_text("name: f\nquery: {name: q0}\nload: {rate: 5}\n"
                     "faults: [{at: 5s, action: restart, target: member-1, duration: 1s}, {at: 6s, action: stop, target: member-2, duration: 1s}]\n")
-    assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=3"]))) == []
-    assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=2", "TARGET=aws"]))) == [
-        "not supported yet by this build: field faults with target=aws (faults are injected into local member "
-        "processes; supported: target=local)"]
+    for target in ("local", "hosts", "aws"):
+        assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=3", f"TARGET={target}"]))) == []
     one = tmp_path / "one.yaml"
     one.write_text("name: one\nquery: {name: q0}\nload: {rate: 5}\nfaults: [{at: 5s, action: kill, target: member-1}]\n")
     assert unsupported(load_scenario(str(one))) == [
@@ -52,11 +51,15 @@ def test_faults_are_injected_into_any_of_a_local_clusters_members(tmp_path):
         "the run; supported: cluster.members > 1)"]
 
 
-def test_a_partition_needs_one_cluster_behind_the_proxy(tmp_path):
+def test_a_partition_needs_one_cluster_on_a_network_the_runner_owns(tmp_path):
     path = tmp_path / "p.yaml"
     path.write_text("name: p\nquery: {name: q0}\nload: {rate: 5}\n"
                     "faults: [{at: 5s, action: partition, target: member-2, duration: 2s}]\n")
     assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=3"]))) == []
+    assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=3", "TARGET=hosts"]))) == []
+    assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=3", "TARGET=aws"]))) == [
+        "not supported yet by this build: field faults with action=partition and target=aws (the runner does not "
+        "own the hosts' network; supported: target local or hosts)"]
     assert unsupported(load_scenario(str(path), parse_overrides(["CLUSTER=4", "MODE=active-active"]))) == [
         "not supported yet by this build: field faults with action=partition in mode=active-active (the proxy "
         "stands between the members of one cluster; supported: kill, stop)"]

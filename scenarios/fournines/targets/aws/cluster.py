@@ -28,7 +28,9 @@ from pathlib import Path
 
 from fournines import REPO_ROOT
 from fournines.targets.aws.cost import Estimate, HostGroup, PriceError, estimate
-from fournines.targets.remote.kafka import KafkaHosts, RemoteKafkaRefused, check_kafka_hosts, host_counts, new_kafka_cluster_id
+from fournines.targets.remote.active_active import check_consumer_host
+from fournines.targets.remote.cluster import ExtraHosts, ExtraHostsRefused, host_counts
+from fournines.targets.remote.kafka import check_kafka_hosts, new_kafka_cluster_id
 
 TERRAFORM_DIR = REPO_ROOT / "infra" / "terraform" / "aws"
 TFVARS = TERRAFORM_DIR / "fournines.auto.tfvars.json"  # auto-loaded, so a hand-run `terraform destroy` works too
@@ -64,13 +66,15 @@ class Shape:
                 HostGroup("loadgen", self.loadgens, self.loadgen_type)]
 
 
-def shape(members: int, kafka: bool, env=os.environ) -> Shape:
+def shape(members: int, kafka: bool, env=os.environ, consumer: bool = False) -> Shape:
+    """`kafka`: brokers and a load generator by default; `consumer`: a load generator host for an
+    active-active run's result consumer."""
     if not 1 <= members <= MAX_MEMBERS:
         raise ClusterRefused(f"cluster.members={members}: an EC2 cluster has 1 to {MAX_MEMBERS} members "
                              "(infra/terraform/aws/variables.tf, variable members)")
     try:
-        hosts = host_counts(kafka, env)
-    except RemoteKafkaRefused as e:
+        hosts = host_counts(kafka, env, consumer)
+    except ExtraHostsRefused as e:
         raise ClusterRefused(str(e)) from None
     return Shape(members=members, brokers=hosts.brokers, loadgens=hosts.loadgens,
                  member_type=env.get("MEMBER_TYPE", "c5.4xlarge"),
@@ -79,10 +83,13 @@ def shape(members: int, kafka: bool, env=os.environ) -> Shape:
 
 
 def shape_of_scenario(scenario: dict, env=os.environ) -> Shape:
-    result = shape(scenario["cluster"]["members"], scenario["load"]["source"] == "kafka", env)
+    result = shape(scenario["cluster"]["members"], scenario["load"]["source"] == "kafka", env,
+                   consumer=scenario["mode"] == "active-active")
     try:
-        check_kafka_hosts(scenario, KafkaHosts(result.brokers, result.loadgens))
-    except RemoteKafkaRefused as e:
+        extra = ExtraHosts(result.brokers, result.loadgens)
+        check_kafka_hosts(scenario, extra)
+        check_consumer_host(scenario, extra)
+    except ExtraHostsRefused as e:
         raise ClusterRefused(str(e)) from None
     return result
 

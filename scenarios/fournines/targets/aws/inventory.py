@@ -11,7 +11,7 @@ import yaml
 # terraform output -> Ansible group
 GROUPS = {"members": "members", "brokers": "brokers", "loadgens": "loadgens"}
 # terraform's port name -> the role variable that holds it
-PORT_VARIABLES = {"member": "member_port", "management": "member_management_port",
+PORT_VARIABLES = {"member": "member_port", "management": "member_management_port", "consumer": "consumer_port",
                   "kafka": "kafka_port", "controller": "kafka_controller_port"}
 _HOST_FIELDS = ("name", "index", "type", "public_ip", "private_ip")
 

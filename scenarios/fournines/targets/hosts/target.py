@@ -7,9 +7,11 @@ controller, on a bridge in its own namespace, 198.18.0.0/24), an SSH server in e
 the Ansible inventory (each host its own fournines_home and system-path root under the run's state
 folder, the process manager instead of systemd, nothing applied to this machine), then the very run
 TARGET=aws makes (remote/run.py), with every SSH and Ansible command run in the controller's
-namespace. Whatever happens (an error, Ctrl-C, a crash of the runner's code), the namespaces, their
+namespace; a partition fault blackholes the routes between a member and the others inside their
+namespaces. Whatever happens (an error, Ctrl-C, a crash of the runner's code), the namespaces, their
 processes, the keys and the hosts' folders are removed on the way out.
 """
+import functools
 import json
 import secrets
 import shutil
@@ -24,9 +26,11 @@ from fournines.results.folder import new_results_folder
 from fournines.results.outcome import EXIT_BAD_REQUEST, EXIT_FAILED
 from fournines.targets.hosts.network import CONTROLLER, EmulatedNetwork, NetworkError, require_root, sweep_abandoned
 from fournines.targets.hosts.ssh_servers import SshKeys, ensure_openssh, start_ssh_servers
+from fournines.targets.local.faults import FaultError
 from fournines.targets.remote.commands import Ports
-from fournines.targets.remote.cluster import Cluster
-from fournines.targets.remote.kafka import KafkaHosts, RemoteKafkaRefused, check_kafka_hosts, host_counts, new_kafka_cluster_id
+from fournines.targets.remote.active_active import check_consumer_host
+from fournines.targets.remote.cluster import Cluster, ExtraHosts, ExtraHostsRefused, host_counts
+from fournines.targets.remote.kafka import check_kafka_hosts, new_kafka_cluster_id
 from fournines.targets.remote.run import run_on
 from fournines_analysis.errors import write_text
 
@@ -40,14 +44,15 @@ class HostsRefused(Exception):
     """The run cannot start on emulated hosts; nothing was made."""
 
 
-def check(scenario: dict) -> KafkaHosts:
+def check(scenario: dict) -> ExtraHosts:
     """The hosts besides the members (brokers, load generators), once everything is checked."""
     try:
-        hosts = host_counts(scenario["load"]["source"] == "kafka")
+        hosts = host_counts(scenario["load"]["source"] == "kafka", consumer=scenario["mode"] == "active-active")
         check_kafka_hosts(scenario, hosts)
+        check_consumer_host(scenario, hosts)
         require_root()
         ensure_openssh()
-    except (NetworkError, RemoteKafkaRefused) as e:
+    except (NetworkError, ExtraHostsRefused) as e:
         raise HostsRefused(str(e)) from None
     return hosts
 
@@ -79,7 +84,8 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
         inventory_path, inventory = write_inventory(net, groups, keys, state)
         cluster = Cluster(inventory_path, inventory, lambda host: PurePosixPath(host["fournines_home"]),
                           PORTS, secrets.token_hex(32), state, sudo=[], kafka_cluster_id=new_kafka_cluster_id(),
-                          reach=lambda argv: net.run_in(CONTROLLER, argv), members_per_machine=len(groups["members"]))
+                          reach=lambda argv: net.run_in(CONTROLLER, argv), members_per_machine=len(groups["members"]),
+                          partition=functools.partial(_partition, net))
         return run_on(cluster, scenario, jar, profile, run_dir)
     except NetworkError as e:
         print(f"hosts: {e}", file=sys.stderr)
@@ -95,6 +101,14 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
+
+
+def _partition(net: EmulatedNetwork, host: str, others: list[str], cut: bool) -> None:
+    """A partition fault on the emulated network: routes blackholed inside the hosts' own namespaces."""
+    try:
+        net.partition(host, others, cut)
+    except NetworkError as e:
+        raise FaultError(f"{host}: {'cut' if cut else 'heal'}: {e}") from None
 
 
 def _named(role: str, count: int) -> list[str]:

@@ -18,6 +18,9 @@ t=0 is known, and the `duration` of a stop, restart or partition counts from its
 
 Signals go to the target's whole process group (a member and anything it started), unless the target
 shares the runner's group, where only the process itself is hit: a fault must never reach the runner.
+A member on another host is signalled by the caller's `send` instead (targets/remote: through the
+host's service manager over SSH); its record then has no pid, and its time is when `send` returned,
+within one SSH round trip after the signal.
 `release()` continues whatever is still stopped, so the caller's ordinary SIGTERM-then-SIGKILL stop
 ends it on Ctrl-C as on any other exit.
 
@@ -39,6 +42,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from fournines.spec.durations import parse_duration
+
+
+class FaultError(Exception):
+    """A fault could not be injected (a remote member's host did not take the signal); the run fails."""
 
 
 class Process(Protocol):
@@ -64,10 +71,12 @@ class FaultSchedule:
     def __init__(self, faults: list[dict], targets: MutableMapping[str, Process],
                  restart: Callable[[str], Process] | None = None,
                  announce: Callable[[str], None] = lambda text: None, clock: Callable[[], float] = time.time,
-                 partition: Callable[[str, bool], None] | None = None):
+                 partition: Callable[[str, bool], None] | None = None,
+                 send: Callable[[str, int], None] | None = None):
         """`targets`: name -> process handle (anything with a pid); a restart puts the new handle in it.
         `restart(name)` starts the named process again and returns its handle; `partition(name, cut)`
-        cuts the named member off from the others (True) or joins it to them again (False)."""
+        cuts the named member off from the others (True) or joins it to them again (False);
+        `send(name, signal)`: how a signal reaches a target that is not this machine's process."""
         self._faults = [_Fault(i, f["action"], f["target"], parse_duration(f["at"]) if "at" in f else None,
                                f.get("when_file"), parse_duration(f["duration"]) if "duration" in f else None)
                         for i, f in enumerate(faults)]
@@ -82,7 +91,7 @@ class FaultSchedule:
             if fault.action == "partition" and partition is None:
                 raise ValueError(f"faults[{fault.index}].action: partition, but this run has no proxy between its members")
         self.targets, self._restart, self._announce, self._clock = targets, restart, announce, clock
-        self._partition = partition
+        self._partition, self._send = partition, send
         self._t0: float | None = None
 
     def start(self, t0_epoch_s: float) -> None:
@@ -145,18 +154,19 @@ class FaultSchedule:
         return [dict(f.record) for f in fired]
 
     def _fire(self, fault: _Fault) -> None:
-        pid = self.targets[fault.target].pid
+        pid = None if self._send else self.targets[fault.target].pid
         matched = self._matched(fault) if fault.when_file is not None else None
         if fault.action == "partition":
             self._partition(fault.target, True)
             how = "cut off from the other members"
         else:
             sig = signal.SIGSTOP if fault.action == "stop" else signal.SIGKILL
-            signal_group(pid, sig)
+            self._signal(fault.target, pid, sig)
             how = signal.Signals(sig).name
         at_us = self._now_us()
         fault.fired, fault.fired_clock = True, at_us / 1e6
-        fault.record = {"action": fault.action, "target": fault.target, "at_s": fault.at_s, "pid": pid,
+        fault.record = {"action": fault.action, "target": fault.target, "at_s": fault.at_s,
+                        **({"pid": pid} if pid is not None else {}),
                         "injected_at_us": at_us, "since_load_start_s": self._since_t0(at_us)}
         if fault.when_file is not None:
             fault.record["when_file"] = fault.when_file
@@ -164,13 +174,13 @@ class FaultSchedule:
             fault.record["duration_s"] = fault.duration_s
         since = fault.record["since_load_start_s"]
         when = f"at {since:.3f} s" if since is not None else "before the load's t=0 was known"
-        self._announce(f"fault: {fault.action} {fault.target} (pid {pid}, {how}) {when}"
+        self._announce(f"fault: {fault.action} {fault.target} ({f'pid {pid}, ' if pid is not None else ''}{how}) {when}"
                        + (f", on {matched}" if matched else "") + self._for(fault))
 
     def _end(self, fault: _Fault) -> None:
         fault.ended = True
         if fault.action == "stop":
-            signal_group(fault.record["pid"], signal.SIGCONT)
+            self._signal(fault.target, fault.record.get("pid"), signal.SIGCONT)
             fault.record["resumed_at_us"] = self._now_us()
             self._announce(f"fault: {fault.target} continued (SIGCONT) after {self._lasted(fault, 'resumed_at_us')}")
         elif fault.action == "partition":
@@ -181,9 +191,17 @@ class FaultSchedule:
         else:
             self.targets[fault.target] = self._restart(fault.target)
             fault.record["restarted_at_us"] = self._now_us()
-            fault.record["restarted_pid"] = self.targets[fault.target].pid
-            self._announce(f"fault: {fault.target} started again (pid {fault.record['restarted_pid']}) "
-                           f"after {self._lasted(fault, 'restarted_at_us')}")
+            again = ""
+            if not self._send:
+                fault.record["restarted_pid"] = self.targets[fault.target].pid
+                again = f" (pid {fault.record['restarted_pid']})"
+            self._announce(f"fault: {fault.target} started again{again} after {self._lasted(fault, 'restarted_at_us')}")
+
+    def _signal(self, target: str, pid: int | None, sig: int) -> None:
+        if self._send:
+            self._send(target, sig)
+        else:
+            signal_group(pid, sig)
 
     def _now_us(self) -> int:
         return int(self._clock() * 1e6)

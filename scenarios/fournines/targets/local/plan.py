@@ -51,6 +51,14 @@ class Process:
     api: str | None = None  # where the runner reaches its management API, if not where its `ready` line says (a remote member's)
 
 
+@dataclass(frozen=True)
+class RemoteMembers:
+    """How faults reach members that run on other hosts (targets/remote), not as this runner's children."""
+    signal: Callable[[str, int], None]  # a signal to the named member's process group on its host
+    start: Callable[[str], None]  # the named member's process started again on its host (then followed anew)
+    partition: Callable[[str, bool], None] | None = None  # the named member cut off from the others, or joined again
+
+
 @dataclass
 class Job:
     """A job of the run and the members that run it."""
@@ -78,6 +86,7 @@ class Plan:
     token: str | None = None  # the management API's, for a plan that submits jobs
     proxy: int | None = None  # the index of the proxy between the members, for a plan with partition faults
     start_lead_s: float = 0.0  # > 0: the jobs share a start this long after they are submitted
+    remote: RemoteMembers | None = None  # the members run on other hosts: how faults reach them
     merge: Callable[[], None] = field(default=lambda: None)  # the members' files into the run's own
 
     @property

@@ -28,7 +28,7 @@ from fournines.members.progress import Progress, ProtocolError
 from fournines.members.progress_display import ProgressDisplay
 from fournines.members.signals import SignalCatcher
 from fournines.results.outcome import EXIT_FAILED, Outcome
-from fournines.targets.local.faults import FaultSchedule
+from fournines.targets.local.faults import FaultError, FaultSchedule
 from fournines.targets.local.plan import Job, Plan, Process
 
 JOIN_S = 120.0  # every serving process's JVM started (and the members of a cluster joined)
@@ -93,9 +93,12 @@ class _Run:
             self.followed.append(Followed(p.title, self._start(p), log, display, f"{p.name}: " if several else "",
                                           self.last_words))
         self.job_of = {i: job for job in plan.jobs for i in job.members}
+        remote = plan.remote
+        can_partition = plan.proxy is not None or (remote is not None and remote.partition is not None)
         self.schedule = FaultSchedule(faults, {plan.processes[i].name: self.followed[i].child for i in self.job_of},
                                       self._start_again, lambda text: display.output(text, "stderr"),
-                                      partition=self._partition if plan.proxy is not None else None)
+                                      partition=self._partition if can_partition else None,
+                                      send=remote.signal if remote else None)
         self.api = ManagementApi(plan.token) if plan.token else None
         # The job's t=0 (epoch s): the copies' shared start, or else arrival minus elapsed_s of the members'
         # progress lines (they start the job at one instant). A line can arrive late, never early, so the
@@ -123,7 +126,10 @@ class _Run:
                 if self.running and on_running is not None:
                     on_running, running = None, on_running
                     running()
-                self.schedule.poll()
+                try:
+                    self.schedule.poll()
+                except FaultError as e:
+                    self._fail(str(e))
                 self._check_signals()
                 if time.monotonic() > deadline:
                     finishers = self.plan.finishers
@@ -145,7 +151,10 @@ class _Run:
     def stop(self) -> None:
         """Continues what a fault stopped, then SIGTERM to every process and SIGKILL after the grace
         period (at once on a second signal); their last words go into their logs."""
-        self.schedule.release()
+        try:
+            self.schedule.release()
+        except FaultError as e:  # a remote member left stopped still gets the SIGKILL after the grace period
+            self.display.output(str(e), "stderr")
         for f in self.followed:
             f.child.kill_group(signal.SIGTERM)
         for f in self.followed:
@@ -161,14 +170,19 @@ class _Run:
         return self.stack.enter_context(ChildProcess(process.command, cwd=process.folder, takes_input=process.takes_input))
 
     def _start_again(self, name: str) -> ChildProcess:
-        """A fault's restart: the member's process started again, followed as before."""
+        """A fault's restart: the member's process started again (on its host, for a remote one), followed as before."""
         i = next(i for i, p in enumerate(self.plan.processes) if p.name == name)
+        if self.plan.remote:
+            self.plan.remote.start(name)
         self.followed[i].child = self._start(self.plan.processes[i])
         return self.followed[i].child
 
     def _partition(self, name: str, cut: bool) -> None:
-        """A partition fault: the proxy cuts the member off from the others, or joins it to them again.
-        The proxy's routes are the members' in plan order."""
+        """A partition fault: the member cut off from the others, or joined to them again, by the remote
+        hosts' network or else by the proxy, whose routes are the members' in plan order."""
+        if self.plan.remote:
+            self.plan.remote.partition(name, cut)
+            return
         member = next(i for i, p in enumerate(self.plan.processes) if p.name == name)
         self.followed[self.plan.proxy].child.send(f"{'isolate' if cut else 'heal'} {member}")
 

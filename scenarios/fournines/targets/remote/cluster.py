@@ -7,6 +7,7 @@ hosts, into the controller's network namespace: the root namespace has no route 
 """
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -21,6 +22,32 @@ from fournines_analysis.errors import write_text
 ANSIBLE_DIR = REPO_ROOT / "infra" / "ansible"
 
 
+class ExtraHostsRefused(Exception):
+    """The brokers or load generator hosts asked for cannot carry the scenario; nothing was started."""
+
+
+@dataclass(frozen=True)
+class ExtraHosts:
+    """The hosts a remote cluster has besides its members."""
+    brokers: int
+    loadgens: int  # the harness's own hosts: the load generators, and an active-active run's result consumer
+
+
+def host_counts(kafka: bool, env=os.environ, consumer: bool = False) -> ExtraHosts:
+    """BROKERS and LOADGENS from the environment; defaults: 3 brokers for a Kafka load, 1 load generator
+    host for a Kafka load or a result consumer (active-active), else none."""
+    return ExtraHosts(_count(env, "BROKERS", 3 if kafka else 0), _count(env, "LOADGENS", 1 if kafka or consumer else 0))
+
+
+def _count(env, name: str, default: int) -> int:
+    text = env.get(name)
+    if text is None:
+        return default
+    if not re.fullmatch(r"\d{1,3}", text):
+        raise ExtraHostsRefused(f"{name}={text}: must be a whole number of hosts")
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Cluster:
     inventory_path: Path
@@ -33,6 +60,9 @@ class Cluster:
     kafka_cluster_id: str = ""  # the brokers' KRaft cluster id (a Kafka load): 22 characters, one per set of brokers
     reach: Callable[[list[str]], list[str]] = lambda argv: argv
     members_per_machine: int = 1  # members sharing one machine's memory (emulated hosts)
+    # partition(host, others, cut): the traffic between host and others cut (True) or let through again;
+    # a FaultError if it cannot be. None: the runner does not own the hosts' network (AWS).
+    partition: Callable[[str, list[str], bool], None] | None = None
 
     def hosts(self, group: str) -> list[RemoteHost]:
         """The inventory's `group` (members, brokers, loadgens) as hosts, in index order (member-1, ...)."""

@@ -18,17 +18,15 @@ are added up into loadgen.json, and a load generator that failed fails the run.
 import base64
 import json
 import os
-import re
 import secrets
 import subprocess
 import time
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from fournines.members.java_build import JARS
 from fournines.targets.loadgen_commands import create_topic, fsync_configs, loadgen_run
-from fournines.targets.remote.cluster import Cluster
+from fournines.targets.remote.cluster import Cluster, ExtraHosts, ExtraHostsRefused
 from fournines.targets.remote.commands import RemoteHost, run_dir as host_run_dir
 from fournines.targets.remote.plan import service_control
 from fournines_analysis.errors import write_text
@@ -46,31 +44,16 @@ _UUID_BYTES = 16
 _FIELDS_SUMMED = ("sent", "acked", "send_errors", "target_rate", "achieved_rate", "partitions_ended")
 
 
-class RemoteKafkaRefused(Exception):
-    """The Kafka hosts asked for cannot carry the scenario; nothing was started."""
-
-
-@dataclass(frozen=True)
-class KafkaHosts:
-    brokers: int
-    loadgens: int
-
-
-def host_counts(kafka: bool, env=os.environ) -> KafkaHosts:
-    """BROKERS and LOADGENS from the environment; defaults: 3 and 1 for a Kafka load, else none."""
-    return KafkaHosts(_count(env, "BROKERS", 3 if kafka else 0), _count(env, "LOADGENS", 1 if kafka else 0))
-
-
-def check_kafka_hosts(scenario: dict, hosts: KafkaHosts) -> None:
-    """RemoteKafkaRefused, naming the field or setting, if a Kafka load cannot run on these hosts."""
+def check_kafka_hosts(scenario: dict, hosts: ExtraHosts) -> None:
+    """ExtraHostsRefused, naming the field or setting, if a Kafka load cannot run on these hosts."""
     if scenario["load"]["source"] != "kafka":
         return
     replication_factor(scenario, hosts.brokers)
     if hosts.loadgens < 1:
-        raise RemoteKafkaRefused("LOADGENS=0: a Kafka load needs at least one load generator host")
+        raise ExtraHostsRefused("LOADGENS=0: a Kafka load needs at least one load generator host")
     load = scenario["load"]
     if load["partitions"] % (hosts.loadgens * load["kafka"]["producers"]):
-        raise RemoteKafkaRefused(
+        raise ExtraHostsRefused(
             f"field load.partitions={load['partitions']}: must be a multiple of LOADGENS ({hosts.loadgens}) x "
             f"load.kafka.producers ({load['kafka']['producers']}), so each partition is written by one sender")
 
@@ -78,20 +61,11 @@ def check_kafka_hosts(scenario: dict, hosts: KafkaHosts) -> None:
 def replication_factor(scenario: dict, brokers: int) -> int:
     """The run's topic's replicas: load.kafka.replication_factor, else 3, or `brokers` if fewer."""
     if brokers < 1:
-        raise RemoteKafkaRefused("BROKERS=0: a Kafka load needs at least one broker host")
+        raise ExtraHostsRefused("BROKERS=0: a Kafka load needs at least one broker host")
     given = scenario["load"]["kafka"].get("replication_factor")
     if given is not None and given > brokers:
-        raise RemoteKafkaRefused(f"field load.kafka.replication_factor={given}: more replicas than brokers (BROKERS={brokers})")
+        raise ExtraHostsRefused(f"field load.kafka.replication_factor={given}: more replicas than brokers (BROKERS={brokers})")
     return given or min(DEFAULT_REPLICATION_FACTOR, brokers)
-
-
-def _count(env, name: str, default: int) -> int:
-    text = env.get(name)
-    if text is None:
-        return default
-    if not re.fullmatch(r"\d{1,3}", text):
-        raise RemoteKafkaRefused(f"{name}={text}: must be a whole number of hosts")
-    return int(text)
 
 
 class RemoteKafka:

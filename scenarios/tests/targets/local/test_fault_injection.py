@@ -145,6 +145,28 @@ def test_partition_cuts_the_member_off_for_its_duration_and_signals_nothing(stac
                     "fault: member-2 joined to the other members again after 3.000 s"]
 
 
+def test_a_remote_target_is_signalled_through_send_and_recorded_without_a_pid():
+    """A member on another host: its handle here is the SSH session that follows it, so no local
+    signal may reach that; `send` carries each signal there (targets/remote/faults.py)."""
+    clock, said, sent, started = Clock(), [], [], []
+    follow = object()  # no pid: anything the schedule signalled locally would fail here
+    faults = [{"at": "1s", "action": "stop", "target": "member-2", "duration": "1s"},
+              {"at": "3s", "action": "restart", "target": "member-3", "duration": "2s"}]
+    schedule = FaultSchedule(faults, {"member-2": follow, "member-3": follow}, restart=lambda name: started.append(name) or follow,
+                             announce=said.append, clock=clock, send=lambda name, sig: sent.append((name, sig)))
+    schedule.start(clock.now)
+    for _ in range(5):
+        clock.now += 1
+        schedule.poll()
+    assert sent == [("member-2", signal.SIGSTOP), ("member-2", signal.SIGCONT), ("member-3", signal.SIGKILL)]
+    assert started == ["member-3"]
+    assert [sorted(r) for r in schedule.injected()] == [
+        ["action", "at_s", "duration_s", "injected_at_us", "resumed_at_us", "since_load_start_s", "target"],
+        ["action", "at_s", "duration_s", "injected_at_us", "restarted_at_us", "since_load_start_s", "target"]]
+    assert said == ["fault: stop member-2 (SIGSTOP) at 1.000 s for 1 s", "fault: member-2 continued (SIGCONT) after 1.000 s",
+                    "fault: restart member-3 (SIGKILL) at 3.000 s, back after 2 s", "fault: member-3 started again after 2.000 s"]
+
+
 def test_a_target_in_the_runners_own_group_is_hit_alone():
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # the runner's group
     try:

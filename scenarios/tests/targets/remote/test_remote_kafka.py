@@ -8,10 +8,9 @@ import pytest
 
 from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import load_scenario
-from fournines.targets.remote.cluster import Cluster
+from fournines.targets.remote.cluster import Cluster, ExtraHosts, ExtraHostsRefused, host_counts
 from fournines.targets.remote.commands import Ports
-from fournines.targets.remote.kafka import (KafkaHosts, RemoteKafka, RemoteKafkaRefused, check_kafka_hosts, host_counts,
-                                            new_kafka_cluster_id)
+from fournines.targets.remote.kafka import RemoteKafka, check_kafka_hosts, new_kafka_cluster_id
 
 HOME = PurePosixPath("/opt/fournines")
 RUN = "20261125T080000Z-q5-kafka"
@@ -39,25 +38,26 @@ def option(command: list[str], name: str) -> str:
 
 
 def test_a_kafka_load_gets_three_brokers_and_a_load_generator_unless_told_otherwise():
-    assert host_counts(True, {}) == KafkaHosts(3, 1)
-    assert host_counts(False, {}) == KafkaHosts(0, 0)
-    assert host_counts(True, {"BROKERS": "5", "LOADGENS": "2"}) == KafkaHosts(5, 2)
+    assert host_counts(True, {}) == ExtraHosts(3, 1)
+    assert host_counts(False, {}) == ExtraHosts(0, 0)
+    assert host_counts(True, {"BROKERS": "5", "LOADGENS": "2"}) == ExtraHosts(5, 2)
+    assert host_counts(False, {}, consumer=True) == ExtraHosts(0, 1)  # active-active: its result consumer's host
 
 
 @pytest.mark.parametrize("overrides, hosts, message", [
-    (["REPLICATION_FACTOR=3"], KafkaHosts(1, 1), "field load.kafka.replication_factor=3: more replicas than brokers (BROKERS=1)"),
-    ([], KafkaHosts(0, 1), "BROKERS=0: a Kafka load needs at least one broker host"),
-    ([], KafkaHosts(3, 0), "LOADGENS=0: a Kafka load needs at least one load generator host"),
-    (["PARTITIONS=6", "PRODUCERS=2"], KafkaHosts(3, 2), "field load.partitions=6: must be a multiple of LOADGENS (2) x "
+    (["REPLICATION_FACTOR=3"], ExtraHosts(1, 1), "field load.kafka.replication_factor=3: more replicas than brokers (BROKERS=1)"),
+    ([], ExtraHosts(0, 1), "BROKERS=0: a Kafka load needs at least one broker host"),
+    ([], ExtraHosts(3, 0), "LOADGENS=0: a Kafka load needs at least one load generator host"),
+    (["PARTITIONS=6", "PRODUCERS=2"], ExtraHosts(3, 2), "field load.partitions=6: must be a multiple of LOADGENS (2) x "
                                                         "load.kafka.producers (2)"),
 ])
 def test_kafka_hosts_that_cannot_carry_the_scenario_are_refused_by_name(overrides, hosts, message):
-    with pytest.raises(RemoteKafkaRefused, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ExtraHostsRefused, match=message.replace("(", r"\(").replace(")", r"\)")):
         check_kafka_hosts(kafka_scenario(*overrides), hosts)
 
 
 def test_a_count_that_is_not_a_number_is_refused():
-    with pytest.raises(RemoteKafkaRefused, match="BROKERS=three: must be a whole number of hosts"):
+    with pytest.raises(ExtraHostsRefused, match="BROKERS=three: must be a whole number of hosts"):
         host_counts(True, {"BROKERS": "three"})
 
 
