@@ -11,7 +11,9 @@ import io.fournines.engine.snapshot.SnapshotStore;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
@@ -45,7 +47,10 @@ import java.util.stream.IntStream;
  * A coordinator that did not direct the job (the old one was lost, or left) first hears from the
  * job's members in its view the latest snapshot any of them committed ({@link Handover}), and
  * restarts from that one; one that does not run the job takes it over, as a member joining it.
- * {@link #result()} completes when the job ends for good.
+ * {@link #result()} completes when the job ends for good: failed or cancelled, or done, which is
+ * the coordinator's word once every member's part of one attempt ended normally (a part that ended
+ * here says so, {@link ControlKind#PART_DONE}, and waits): a member lost before its part ended
+ * restarts the job like any other loss, so the job never passes for done without its output.
  */
 public final class ClusterJob {
 
@@ -102,6 +107,10 @@ public final class ClusterJob {
     /** On the coordinator: restarts after failures since a snapshot last committed, and how many had committed then. */
     private int restartsWithoutProgress;
     private long committedAtLastRestart;
+    /** On the coordinator: the members whose part of the running attempt ended normally. */
+    private final Set<Integer> partsDone = new HashSet<>();
+    /** The attempt every member's part of ended: the job is done (-1: not yet). */
+    private int doneAttempt = -1;
 
     /**
      * A job whose snapshots are given up on after {@link #SNAPSHOT_TIMEOUT_INTERVALS} intervals, at
@@ -198,10 +207,45 @@ public final class ClusterJob {
             return;
         }
         if (failure == null) {
-            result.complete(null);
+            cluster.sendControl(cluster.coordinator(), ControlKind.PART_DONE, jobId, Integer.toString(endedAttempt));
         } else {
             result.completeExceptionally(failure);
         }
+    }
+
+    /** On the coordinator: {@code member}'s part of attempt {@code a} ended normally; once every member's has, the job is done. */
+    private void partDone(int member, int a) {
+        int[] tell;
+        synchronized (this) {
+            if (result.isDone() || a != attempt || cluster.coordinator() != cluster.self() || !partsDone.add(member)
+                    || !Arrays.stream(members).allMatch(partsDone::contains)) {
+                return;
+            }
+            tell = members.clone();
+        }
+        cluster.log("job " + jobId + ": the part of attempt " + a + " on every member (" + joined(tell) + ") ended; the job is done");
+        for (int m : tell) {
+            cluster.sendControl(m, ControlKind.JOB_DONE, jobId, Integer.toString(a));
+        }
+    }
+
+    /**
+     * Every member's part of attempt {@code a} ended: the job is done here too. A later attempt (begun
+     * by a coordinator that had not heard it yet) has nothing left to do, and is stopped.
+     */
+    private void jobDone(int a) {
+        Job running;
+        synchronized (this) {
+            if (result.isDone()) {
+                return;
+            }
+            doneAttempt = a;
+            running = current;
+        }
+        if (running != null && !running.isDone()) {
+            running.cancel();
+        }
+        result.complete(null);
     }
 
     /** Completes when the job ends for good: normally, cancelled, or failed. */
@@ -268,6 +312,14 @@ public final class ClusterJob {
             onReport(fromMember, Handover.Report.parse(newline < 0 ? text : text.substring(0, newline)));
             return;
         }
+        if (kind == ControlKind.PART_DONE) {
+            partDone(fromMember, Integer.parseInt(text));
+            return;
+        }
+        if (kind == ControlKind.JOB_DONE) {
+            jobDone(Integer.parseInt(text));
+            return;
+        }
         if (kind == ControlKind.PART_FAILED) {
             int space = text.indexOf(' ');
             restartAfterFailure(Integer.parseInt(text.substring(0, space)), "member " + fromMember + "'s part failed: " + text.substring(space + 1));
@@ -291,6 +343,7 @@ public final class ClusterJob {
             attempt = a;
             members = runOn;
             directedBy = fromMember;
+            partsDone.clear();
         }
         // At once, on this thread: the attempt's snapshot messages may come before the restart is done.
         snapshots.startAttempt(a, runOn, snapshotId, writers);
@@ -327,6 +380,10 @@ public final class ClusterJob {
         boolean directed;
         Handover.Report own;
         synchronized (this) {
+            if (doneAttempt >= 0) {
+                passOnDone(view, doneAttempt);
+                return;
+            }
             if (result.isDone() || snapshots == null || current == null) {
                 return;
             }
@@ -351,6 +408,20 @@ public final class ClusterJob {
             restartOn(kept, "the view of term " + view.term() + " leaves out members " + joined(Arrays.stream(running).filter(m -> !view.includes(m)).toArray()));
         }
         view.members().stream().filter(m -> Arrays.stream(running).noneMatch(r -> r == m)).forEach(m -> takeIn(m, joinText));
+    }
+
+    /**
+     * The job is done: the coordinator of {@code view} tells the view's members, another member tells
+     * the coordinator. A member that missed the word (cut off when it was sent, or the coordinator
+     * died sending it) would otherwise wait for it, or a new coordinator restart a finished job.
+     */
+    private void passOnDone(View view, int a) {
+        String text = Integer.toString(a);
+        if (view.coordinator() != cluster.self()) {
+            cluster.sendControl(view.coordinator(), ControlKind.JOB_DONE, jobId, text);
+            return;
+        }
+        view.members().stream().filter(m -> m != cluster.self()).forEach(m -> cluster.sendControl(m, ControlKind.JOB_DONE, jobId, text));
     }
 
     /** The members of the attempt this member runs or last ran. */

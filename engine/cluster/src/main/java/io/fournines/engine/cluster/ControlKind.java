@@ -41,7 +41,11 @@ public enum ControlKind {
      * To a coordinator that did not direct the job: this member runs it (text: attempt, its members,
      * the latest snapshot it knows was decided committed and its writers ({@link Handover.Report}), newline, the START text).
      */
-    RUNNING(26);
+    RUNNING(26),
+    /** To the coordinator: this member's execution of attempt A ended normally (text: "A"); the job ends once every member's has. */
+    PART_DONE(27),
+    /** To the job's members, from a coordinator that heard every member's part of attempt A end (or passed on by one that heard it): the job is done (text: "A"). */
+    JOB_DONE(28);
 
     private static final ControlKind[] BY_CODE = new ControlKind[32];
 
@@ -76,12 +80,12 @@ public enum ControlKind {
      * acts on that view waits for it ({@link ControlAheadOfView}), as the coordinator's commands do.
      */
     boolean toCoordinator() {
-        return this == RUNNING;
+        return this == RUNNING || this == PART_DONE;
     }
 
     /** Handled by the job's {@link ClusterJob} on each member: restarts and snapshots. */
     public boolean forClusterJob() {
-        return this == RESTART || this == PART_FAILED || this == RUNNING || forSnapshots();
+        return this == RESTART || this == PART_FAILED || this == RUNNING || this == PART_DONE || this == JOB_DONE || forSnapshots();
     }
 
     /** Handled by the job's {@link ClusterSnapshots}. */

@@ -354,6 +354,8 @@ public final class JobControl implements Cluster.Listener {
                 clusterJob.onView(view, job.startText);
             } else if (job.state.equals("completed") && clusterJob != null) {
                 releaseStaleParts(job, view);
+                // A member of the last attempt that missed the coordinator's word that the job is done hears it now.
+                clusterJob.onView(view, null);
             }
         }
     }

@@ -21,7 +21,7 @@ final class ProcessorTasklet implements Tasklet {
 
     private enum State {
         RESTORE, FINISH_RESTORE, PROCESS_INPUT, PROCESS_WATERMARK, PROCESS_IDLE, EMIT_IDLE, COMPLETE_EDGE, COMPLETE,
-        SAVE_SNAPSHOT, PREPARE_COMMIT, EMIT_BARRIER, SAVE_FINAL_STATE, PREPARE_FINAL_COMMIT, FINISH_FINAL_COMMIT, EMIT_DONE, END
+        SAVE_SNAPSHOT, PREPARE_COMMIT, EMIT_BARRIER, SAVE_FINAL_STATE, PREPARE_FINAL_COMMIT, EMIT_DONE, AWAIT_FINAL_COMMIT, END
     }
 
     /** Snapshot entries handed to the processor per restore call. */
@@ -53,6 +53,10 @@ final class ProcessorTasklet implements Tasklet {
     private int nextStream;
     private int liveStreams;
     private int completedOrdinal = -1;
+    /** The processor's last transaction is prepared: no earlier snapshot's commit may finish it. */
+    private boolean finalTransactionPrepared;
+    /** The first snapshot that holds this tasklet's final state: its last transaction commits with it. */
+    private long finalStateSnapshot;
     private long pendingWatermark = WatermarkCoalescer.NONE;
     /**
      * The watermark being offered, one object per value: the outbox recognises a retried broadcast
@@ -94,7 +98,7 @@ final class ProcessorTasklet implements Tasklet {
         }
         progress = false;
         drainedInput = false;
-        if (snapshots.commitToFinish()) {
+        if (!finalTransactionPrepared && snapshots.commitToFinish()) {
             // Before anything else, so a processor hears of a commit before it saves the next snapshot.
             if (!processor.snapshotCommitFinish(true)) {
                 return ProgressState.NO_PROGRESS;
@@ -130,8 +134,8 @@ final class ProcessorTasklet implements Tasklet {
             case EMIT_BARRIER -> emitBarrier();
             case SAVE_FINAL_STATE -> saveFinalState();
             case PREPARE_FINAL_COMMIT -> prepareFinalCommit();
-            case FINISH_FINAL_COMMIT -> finishFinalCommit();
             case EMIT_DONE -> emitDone();
+            case AWAIT_FINAL_COMMIT -> awaitFinalCommit();
             case END -> throw new IllegalStateException("tasklet of '" + context.vertexName() + "' called after it ended");
         }
     }
@@ -353,20 +357,14 @@ final class ProcessorTasklet implements Tasklet {
     }
 
     /**
-     * A finished processor's last transaction commits now: everything upstream of it has finished
-     * too, and every later snapshot holds their final states, so no restore replays into it.
+     * A finished processor's last transaction is prepared with its final state, which every later
+     * snapshot holds; it commits once the first of them has (awaitFinalCommit): a restore from an
+     * earlier one would replay into it.
      */
     private void prepareFinalCommit() {
         if (processor.snapshotCommitPrepare()) {
+            finalTransactionPrepared = true;
             snapshots.finishFinalSave();
-            state = State.FINISH_FINAL_COMMIT;
-            finishFinalCommit();
-        }
-    }
-
-    private void finishFinalCommit() {
-        if (processor.snapshotCommitFinish(true)) {
-            progress = true;
             state = State.EMIT_DONE;
             emitDone();
         }
@@ -375,8 +373,22 @@ final class ProcessorTasklet implements Tasklet {
     private void emitDone() {
         if (outbox.offerControl(DoneItem.DONE)) {
             progress = true;
+            if (snapshots.enabled()) {
+                finalStateSnapshot = snapshots.ended();
+                state = State.AWAIT_FINAL_COMMIT;
+                awaitFinalCommit();
+            } else {
+                state = State.END;
+            }
+        }
+    }
+
+    /** Downstream has its done item already; the processor hears of the commit before the tasklet ends. */
+    private void awaitFinalCommit() {
+        if (snapshots.committed() >= finalStateSnapshot && processor.snapshotCommitFinish(true)) {
+            progress = true;
+            snapshots.finalCommitFinished();
             state = State.END;
-            snapshots.ended();
         }
     }
 

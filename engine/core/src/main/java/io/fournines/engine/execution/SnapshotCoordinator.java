@@ -19,7 +19,9 @@ import java.util.function.LongConsumer;
  *
  * <p>A tasklet that finished takes no part in later snapshots, but its last state does: it saves a
  * final state as it ends, and that is copied into every snapshot from then on. A consumer that saw
- * its done item has all its output, so the cut stays consistent.
+ * its done item has all its output, so the cut stays consistent. Its processor's last transaction
+ * commits only once the first snapshot holding that state has, so snapshots go on while any
+ * finished tasklet waits for that.
  */
 public final class SnapshotCoordinator {
 
@@ -37,6 +39,8 @@ public final class SnapshotCoordinator {
     /** The newest snapshot every tasklet saved and the store committed. */
     private volatile long committed;
     private int liveTasklets;
+    /** Tasklets that ended and wait for a snapshot that holds their final state to commit. */
+    private int awaitingCommit;
     private int remaining;
     private boolean inProgress;
     private long startedNanos;
@@ -92,7 +96,7 @@ public final class SnapshotCoordinator {
 
     /** Starts the next snapshot unless one is running or no tasklet is left; returns whether it started. */
     public synchronized boolean tryStartSnapshot() {
-        if (!enabled() || inProgress || liveTasklets == 0) {
+        if (!enabled() || inProgress || liveTasklets + awaitingCommit == 0) {
             return false;
         }
         startSnapshot(requested + 1);
@@ -161,16 +165,28 @@ public final class SnapshotCoordinator {
         }
     }
 
-    /** A tasklet ended after saving {@code lastSaved}; its final state belongs to every later snapshot. */
-    synchronized void ended(long lastSaved, List<FinalChunk> finalState) {
+    /**
+     * A tasklet ended after saving {@code lastSaved}; its final state belongs to every later snapshot.
+     * Returns the first that holds it (the running one, if the tasklet had not saved it yet); the
+     * tasklet waits for it to commit before its processor commits its last transaction.
+     */
+    synchronized long ended(long lastSaved, List<FinalChunk> finalState) {
         liveTasklets--;
+        awaitingCommit++;
         finalStates.addAll(finalState);
         if (inProgress && lastSaved < requested) {
-            finalState.forEach(c -> store.write(requested, c.vertex(), c.partition(), c.chunk()));
+            long holding = requested;
+            finalState.forEach(c -> store.write(holding, c.vertex(), c.partition(), c.chunk()));
             if (--remaining == 0) {
                 allSaved();
             }
+            return holding;
         }
+        return requested + 1;
+    }
+
+    synchronized void finalCommitFinished() {
+        awaitingCommit--;
     }
 
     private void allSaved() {

@@ -89,11 +89,21 @@ final class TaskletSnapshots {
         writer.finish();
     }
 
-    /** The tasklet ended: it will save no more snapshots, and its final state stands in for it. */
-    void ended() {
-        if (coordinator.enabled()) {
-            coordinator.ended(lastSaved, List.copyOf(finalState));
-        }
+    /**
+     * The tasklet saves no more snapshots: its final state stands in for it. Returns the first
+     * snapshot that holds that state.
+     */
+    long ended() {
+        return coordinator.ended(lastSaved, List.copyOf(finalState));
+    }
+
+    long committed() {
+        return coordinator.committed();
+    }
+
+    /** The processor committed its last transaction: the tasklet ends. */
+    void finalCommitFinished() {
+        coordinator.finalCommitFinished();
     }
 
     /** True when a snapshot this tasklet prepared has been committed and the processor was not told yet. */

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -48,12 +49,21 @@ final class TransactionalListSinkP extends AbstractProcessor {
     private final TransactionalList target;
     private final int itemsPerCall;
     private final AtomicLong itemsBeforeFailure;
+    /** Null, or: instance 0 sets it once it prepared its last transaction, and instance 1 fails then. */
+    private final AtomicBoolean firstFinished;
     private final List<Object> open = new ArrayList<>();
     private final List<String> preparedNotCommitted = new ArrayList<>();
     private String owner;
+    private int index;
+    private boolean completed;
 
     TransactionalListSinkP(TransactionalList target) {
-        this(target, Integer.MAX_VALUE, new AtomicLong(-1));
+        this(target, Integer.MAX_VALUE, new AtomicLong(-1), null);
+    }
+
+    /** Instance 0 finishes; instance 1 holds back its end until 0 has prepared its last transaction, then fails. */
+    TransactionalListSinkP(TransactionalList target, AtomicBoolean firstFinished) {
+        this(target, Integer.MAX_VALUE, new AtomicLong(-1), firstFinished);
     }
 
     /**
@@ -61,9 +71,14 @@ final class TransactionalListSinkP extends AbstractProcessor {
      * {@code itemsBeforeFailure} (shared by every instance, of every job it is given to) counts down to 0.
      */
     TransactionalListSinkP(TransactionalList target, int itemsPerCall, AtomicLong itemsBeforeFailure) {
+        this(target, itemsPerCall, itemsBeforeFailure, null);
+    }
+
+    private TransactionalListSinkP(TransactionalList target, int itemsPerCall, AtomicLong itemsBeforeFailure, AtomicBoolean firstFinished) {
         this.target = target;
         this.itemsPerCall = itemsPerCall;
         this.itemsBeforeFailure = itemsBeforeFailure;
+        this.firstFinished = firstFinished;
     }
 
     @Override
@@ -79,6 +94,19 @@ final class TransactionalListSinkP extends AbstractProcessor {
     @Override
     protected void init(Context context) {
         owner = context.vertexName() + "#" + context.processorIndex();
+        index = context.processorIndex();
+    }
+
+    @Override
+    public boolean complete() {
+        if (firstFinished != null && index == 1) {
+            if (!firstFinished.get()) {
+                return false;
+            }
+            throw new IllegalStateException("injected sink failure");
+        }
+        completed = true;
+        return true;
     }
 
     @Override
@@ -89,7 +117,13 @@ final class TransactionalListSinkP extends AbstractProcessor {
             open.clear();
             preparedNotCommitted.add(txn);
         }
-        return tryEmitToSnapshot(new BroadcastKey(owner), new ArrayList<>(preparedNotCommitted));
+        if (!tryEmitToSnapshot(new BroadcastKey(owner), new ArrayList<>(preparedNotCommitted))) {
+            return false;
+        }
+        if (completed && firstFinished != null) {
+            firstFinished.set(true);
+        }
+        return true;
     }
 
     @Override

@@ -60,7 +60,8 @@ import java.util.stream.Stream;
  * <p>With a guarantee, the cluster takes snapshots every {@link #SNAPSHOT_INTERVAL}, replicated to
  * one backup; the results go through a transactional {@link RecordingSinkP} into OUT_DIR/published,
  * which outlives a killed member, and a lost member restarts the job on the survivors. FREEZE_AT
- * makes this member stop dead at one moment ({@link #chaosPoint}) for the test to kill it there;
+ * makes this member stop dead at one moment ({@link #chaosPoint}) for the test to kill it there,
+ * its sinks held open until some member froze ({@link HeldOpenSinkP});
  * JOINING=true makes it a lost member started again, taken into the running job.
  *
  * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS [GUARANTEE [RATE [FREEZE_AT [JOINING]]]]]
@@ -144,7 +145,12 @@ public final class ClusterQueryDriver {
             ScheduleMonitor monitor = new ScheduleMonitor();
             Path published = out.resolve("published");
             Files.createDirectories(published);
-            Sink<Object> sink = guarantee != ProcessingGuarantee.NONE ? Sinks.fromProcessor("transactional", () -> new RecordingSinkP(published, true, Object::toString, freeze))
+            // A member that is to freeze holds its sinks open until some member froze: the moment comes before the job ends.
+            boolean holdOpen = freezes(args.length > 9 ? args[9] : "never");
+            Sink<Object> sink = guarantee != ProcessingGuarantee.NONE ? Sinks.fromProcessor("transactional", () -> {
+                        RecordingSinkP recording = new RecordingSinkP(published, true, Object::toString, freeze);
+                        return holdOpen ? new HeldOpenSinkP(recording, () -> anyFrozen(out)) : recording;
+                    })
                     : sinkDelayMicros == 0 ? Sinks.list(results)
                     : Sinks.fromProcessor("slow-sink", () -> new SlowSinkP(results, sinkDelayMicros));
             long[] maxLagNanos = new long[1];
@@ -207,6 +213,11 @@ public final class ClusterQueryDriver {
         boolean coordinatorOnly = spec.startsWith("coordinator/");
         boolean fail = spec.startsWith("fail/");
         return ChaosPoint.parse(spec.substring(spec.indexOf('/') + 1), fail, marker, coordinatorOnly ? coordinating : () -> true);
+    }
+
+    /** Whether FREEZE_AT makes this member freeze somewhere (not never, not a failure). */
+    private static boolean freezes(String spec) {
+        return !spec.equals("never") && !spec.startsWith("fail/");
     }
 
     /** Whether a member froze already: a coordinator freezes once in the cluster, not again in the one elected after it. */
