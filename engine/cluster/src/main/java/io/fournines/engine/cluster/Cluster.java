@@ -412,13 +412,14 @@ public final class Cluster implements AutoCloseable {
      * A control message from {@code from}, sent while it acted on the view of {@code term}, on the
      * data I/O thread. The coordinator's commands ({@link ControlKind#fromCoordinator}) count only
      * from this member's coordinator in this member's view: a coordinator whose view was overtaken
-     * cannot restart a job beside the new one's. One of a newer term waits for that view
-     * ({@link ControlAheadOfView}).
+     * cannot restart a job beside the new one's. One sent in an earlier view by the member that
+     * coordinates this one counts too ({@link ControlAheadOfView#fromThisCoordinator}). One of a newer
+     * term waits for that view ({@link ControlAheadOfView}).
      */
     void onControl(int from, long term, ControlKind kind, long jobId, String text) {
         View v = view;
         boolean ahead = term > (v == null ? -1 : v.term());
-        if (kind.fromCoordinator() && (v == null || v.term() != term || v.coordinator() != from)) {
+        if (kind.fromCoordinator() && (v == null || ahead || !ControlAheadOfView.fromThisCoordinator(from, term, v))) {
             if (ahead) {
                 holdForItsView(new ControlAheadOfView.Command(from, term, kind, jobId, text));
             } else {

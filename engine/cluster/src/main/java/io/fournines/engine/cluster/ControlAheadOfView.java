@@ -39,9 +39,23 @@ final class ControlAheadOfView {
     }
 
     /**
-     * {@code view} was installed here: its coordinator's commands of its term, and if this member
-     * coordinates it the reports of its term, are returned to be delivered, in the order they came;
-     * the others of its term or an older one are put in {@code stale}; those of a newer term wait on.
+     * Whether a command sent in the view of {@code term} counts in {@code view}: its sender coordinates
+     * {@code view}, and sent it in that view or an earlier one. Views and commands travel on different
+     * connections, so a member can install a newer view of the same coordinator before a command the
+     * coordinator sent in an older one arrives (a member started again was taken in at term 3 and had
+     * installed term 5 when the ADOPT and RESTART of term 3 came: it ignored them, and the job's attempt
+     * waited for it for good). The coordinator still coordinates, and its commands are ordered by
+     * their connection and by the attempts they name; a command of another member's view stays stale.
+     */
+    static boolean fromThisCoordinator(int from, long term, View view) {
+        return from == view.coordinator() && term <= view.term();
+    }
+
+    /**
+     * {@code view} was installed here: its coordinator's commands of its term or an earlier one ({@link
+     * #fromThisCoordinator}), and if this member coordinates it the reports of its term, are returned to
+     * be delivered, in the order they came; the others of its term or an older one are put in {@code
+     * stale}; those of a newer term wait on.
      */
     List<Command> release(View view, List<Command> stale) {
         List<Command> due = new ArrayList<>();
@@ -51,8 +65,9 @@ final class ControlAheadOfView {
                 continue;
             }
             it.remove();
-            boolean itsTurn = c.kind().toCoordinator() ? view.coordinator() == self : c.from() == view.coordinator();
-            if (c.term() == view.term() && itsTurn) {
+            boolean counts = c.kind().toCoordinator() ? c.term() == view.term() && view.coordinator() == self
+                    : fromThisCoordinator(c.from(), c.term(), view);
+            if (counts) {
                 due.add(c);
             } else {
                 stale.add(c);

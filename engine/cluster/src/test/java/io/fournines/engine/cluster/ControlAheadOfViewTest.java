@@ -25,17 +25,31 @@ class ControlAheadOfViewTest {
         ControlAheadOfView held = new ControlAheadOfView(1);
         held.hold(command(1, 5, 1));
         held.hold(command(2, 5, 2));   // term 5 is member 1's: member 2 cannot command in it
-        held.hold(command(2, 4, 3));   // older than the view
+        held.hold(command(2, 4, 3));   // older than the view, and member 2 does not coordinate it
         held.hold(command(1, 6, 4));   // a newer term: waits on
         held.hold(command(1, 5, 5));
+        held.hold(command(1, 4, 6));   // older, from the coordinator of the view: it still coordinates
 
         List<ControlAheadOfView.Command> stale = new ArrayList<>();
-        assertThat(held.release(view(5, 1), stale)).extracting(ControlAheadOfView.Command::jobId).containsExactly(1L, 5L);
+        assertThat(held.release(view(5, 1), stale)).extracting(ControlAheadOfView.Command::jobId).containsExactly(1L, 5L, 6L);
         assertThat(stale).extracting(ControlAheadOfView.Command::jobId).containsExactlyInAnyOrder(2L, 3L);
 
         stale.clear();
         assertThat(held.release(view(6, 1), stale)).extracting(ControlAheadOfView.Command::jobId).containsExactly(4L);
         assertThat(stale).isEmpty();
+    }
+
+    /**
+     * A command its coordinator sent in an earlier view reaches a member that installed a newer view
+     * of the same coordinator (views and commands race on two connections): it counts. One from a
+     * member that does not coordinate the view, or sent in a newer view, does not.
+     */
+    @Test
+    void aCommandFromTheCoordinatorOfThisViewCountsThoughSentInAnEarlierOne() {
+        assertThat(ControlAheadOfView.fromThisCoordinator(1, 3, view(5, 1))).isTrue();
+        assertThat(ControlAheadOfView.fromThisCoordinator(1, 5, view(5, 1))).isTrue();
+        assertThat(ControlAheadOfView.fromThisCoordinator(2, 3, view(5, 1))).isFalse();
+        assertThat(ControlAheadOfView.fromThisCoordinator(1, 6, view(5, 1))).isFalse();
     }
 
     /**
