@@ -15,7 +15,7 @@ def loadgen_run(scenario: dict, jar: str, bootstrap: str, topic: str) -> list[st
     a checked run's (`load.events`, `start_epoch_ns`) bounded and on its known schedule."""
     load, kafka = scenario["load"], scenario["load"]["kafka"]
     events = QUERIES[scenario["query"]["name"]].input
-    stream = ["--stream", "trades"] if events == "trades" else ["--stream", "nexmark", "--keys", str(load["keys"])]
+    stream = ["--stream", "nexmark", "--keys", str(load["keys"])] if events == "nexmark" else ["--stream", events]
     return ["java", *LOADGEN_HEAP, GC_FLAGS[scenario["cluster"]["gc"]],
             "-Xlog:gc*:file=loadgen-gc.log:time,uptime,level,tags",
             "-jar", jar, "run", "--bootstrap", bootstrap, "--topic", topic, *stream,

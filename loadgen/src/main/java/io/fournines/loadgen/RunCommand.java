@@ -2,6 +2,7 @@ package io.fournines.loadgen;
 
 import io.fournines.loadgen.nexmark.NexmarkStream;
 import io.fournines.loadgen.trades.TradeStream;
+import io.fournines.loadgen.ysb.YsbStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,7 +36,7 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     TopicOptions kafka;
 
-    @Option(names = "--stream", required = true, description = "nexmark or trades")
+    @Option(names = "--stream", required = true, description = "nexmark, trades or ysb (the Yahoo Streaming Benchmark's ad events)")
     String stream;
 
     @Option(names = "--rate", required = true, description = "events per second over all producers")
@@ -98,7 +99,8 @@ final class RunCommand implements Callable<Integer> {
         IntFunction<EventStream> streams = switch (stream) {
             case "nexmark" -> thread -> new NexmarkStream(rate, keys);
             case "trades" -> thread -> new TradeStream(tickers);
-            default -> throw new ParameterException(spec.commandLine(), "--stream must be nexmark or trades; is " + stream);
+            case "ysb" -> thread -> new YsbStream();
+            default -> throw new ParameterException(spec.commandLine(), "--stream must be nexmark, trades or ysb; is " + stream);
         };
         if (startEpochMillis < 0) {
             throw new ParameterException(spec.commandLine(), "--start-epoch-ms must be >= 0; is " + startEpochMillis);

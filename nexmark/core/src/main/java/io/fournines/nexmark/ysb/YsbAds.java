@@ -16,6 +16,8 @@ public final class YsbAds {
 
     public static final int ADS_PER_CAMPAIGN = 10;
     public static final int DEFAULT_CAMPAIGNS = 100;
+    /** The seed of the table and the events in every process that runs the benchmark: load generators, members, the reference. */
+    public static final long SEED = 1;
     private static final long TABLE_SALT = 0x5953_4241_4453_0001L;
 
     private final String[] adIds;
@@ -37,6 +39,11 @@ public final class YsbAds {
                 campaignOfAd.put(adIds[ad], campaignIds[c]);
             }
         }
+    }
+
+    /** YSB's table: {@link #DEFAULT_CAMPAIGNS} campaigns from {@link #SEED}. */
+    public static YsbAds standard() {
+        return new YsbAds(SEED, DEFAULT_CAMPAIGNS);
     }
 
     public int adCount() {

@@ -18,7 +18,11 @@ import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.queries.NexmarkQuery;
 import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
+import io.fournines.nexmark.queries.YsbCampaignViews;
 import io.fournines.nexmark.query.QueryParameters;
+import io.fournines.nexmark.ysb.AdEvent;
+import io.fournines.nexmark.ysb.YsbAds;
+import io.fournines.nexmark.ysb.YsbGenerator;
 
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -45,9 +49,29 @@ final class FourninesPipelines {
                                  ScheduleMonitor monitor, Supplier<GeneratorSourceP.SharedStart> start, Predicate<Object> processed,
                                  ResultForwarder forwarder, Sink<Object> record) {
         Pipeline pipeline = Pipeline.create().localPreAggregation(localPreAggregation());
+        StreamStage<?> results;
+        if (queryName.equals(YsbCampaignViews.NAME)) {
+            YsbAds ads = YsbAds.standard();
+            StreamStage<AdEvent> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
+                YsbGenerator generator = new YsbGenerator(YsbAds.SEED, ads);
+                return generator::event;
+            }, monitor, start)).withTimestamps(AdEvent::eventTimeMillis, 0);
+            results = windowLatency(YsbCampaignViews.attach(events.filter(processed::test), ads, parameters.windowMs()), run, threads, record);
+        } else {
+            results = nexmark(pipeline, queryName, parameters, load, threads, run, monitor, start, processed, record);
+        }
+        if (forwarder != null) {
+            SinkWatermarks watermarks = new SinkWatermarks(threads);
+            results.writeTo(Sinks.fromProcessor("forward-results", () -> new ForwardResultSinkP(forwarder, watermarks)));
+        }
+        return pipeline;
+    }
+
+    private static StreamStage<?> nexmark(Pipeline pipeline, String queryName, QueryParameters parameters, GeneratorSpec load, int threads,
+                                          RunContext run, ScheduleMonitor monitor, Supplier<GeneratorSourceP.SharedStart> start,
+                                          Predicate<Object> processed, Sink<Object> record) {
         NexmarkQuery<?> query = Queries.create(queryName, pipeline, parameters);
         GeneratorConfig config = load.config();
-        StreamStage<?> results;
         if (query instanceof PerEventQuery<?> perEvent) {
             StreamStage<Timed<Event>> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
                 NexmarkGenerator generator = new NexmarkGenerator(config);
@@ -57,23 +81,22 @@ final class FourninesPipelines {
             if (record != null) {
                 timed.map(Timed::item).writeTo(record);
             }
-            results = timed;
-        } else {
-            StreamStage<Event> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
-                NexmarkGenerator generator = new NexmarkGenerator(config);
-                return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
-            }, monitor, start)).withTimestamps(Event::dateTime, 0);
-            results = query.attach(events.filter(processed::test));
-            results.writeTo(WindowLatencySinkP.sink(run, threads));
-            if (record != null) {
-                results.writeTo(record);
-            }
+            return timed;
         }
-        if (forwarder != null) {
-            SinkWatermarks watermarks = new SinkWatermarks(threads);
-            results.writeTo(Sinks.fromProcessor("forward-results", () -> new ForwardResultSinkP(forwarder, watermarks)));
+        StreamStage<Event> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
+            NexmarkGenerator generator = new NexmarkGenerator(config);
+            return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
+        }, monitor, start)).withTimestamps(Event::dateTime, 0);
+        return windowLatency(query.attach(events.filter(processed::test)), run, threads, record);
+    }
+
+    /** A windowed query's results into the window latency sink, and into {@code record} if it is not null. */
+    static StreamStage<?> windowLatency(StreamStage<?> results, RunContext run, int threads, Sink<Object> record) {
+        results.writeTo(WindowLatencySinkP.sink(run, threads));
+        if (record != null) {
+            results.writeTo(record);
         }
-        return pipeline;
+        return results;
     }
 
     /** A per-event query's results, each reported to {@code run} with its event's scheduled time. */

@@ -25,8 +25,12 @@ import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
 import io.fournines.nexmark.queries.ResultLines;
 import io.fournines.nexmark.queries.TradesPerSecond;
+import io.fournines.nexmark.queries.YsbCampaignViews;
 import io.fournines.nexmark.trades.Trade;
 import io.fournines.nexmark.trades.TradeCodec;
+import io.fournines.nexmark.ysb.AdEvent;
+import io.fournines.nexmark.ysb.AdEventJson;
+import io.fournines.nexmark.ysb.YsbAds;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
@@ -82,6 +86,19 @@ final class KafkaLoad implements AutoCloseable {
             })).withTimestamps(Trade::timeMillis, 0);
             StreamStage<?> results = TradesPerSecond.attach(trades.filter(countProcessed), scenario.parameters().windowMs(),
                     scenario.parameters().slideMs());
+            results.writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
+            keep(results, record);
+            return;
+        }
+        if (scenario.query().equals(YsbCampaignViews.NAME)) {
+            YsbAds ads = YsbAds.standard();
+            // A record holds one event, YSB's JSON: its line 1.
+            StreamStage<AdEvent> events = pipeline.readFrom(source(r -> {
+                AdEvent e = AdEventJson.read(new String(r.value(), StandardCharsets.UTF_8), 1);
+                noteScheduled(e.eventTimeMillis() * 1_000_000L);
+                return e;
+            })).withTimestamps(AdEvent::eventTimeMillis, 0);
+            StreamStage<?> results = YsbCampaignViews.attach(events.filter(countProcessed), ads, scenario.parameters().windowMs());
             results.writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
             keep(results, record);
             return;
