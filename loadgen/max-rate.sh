@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The load generator's highest rate into a local broker, and who uses the CPU:
 #   loadgen/max-rate.sh RATE PRODUCERS PARTITIONS SECONDS [STREAM]     e.g. loadgen/max-rate.sh 2000000 2 2 20
-# Starts a local broker (infra/kafka-local), creates a topic, sends STREAM (nexmark or trades) at RATE
+# Starts a local broker (infra/kafka-local), creates a topic, sends STREAM (nexmark, trades or ysb) at RATE
 # for SECONDS, and prints the send rate of the second half and the CPU (cores) the generator and the
 # broker used over it, with the load average before and after. Build first: make build.
 set -euo pipefail

@@ -379,11 +379,15 @@ public final class ClusterJob {
         int[] running;
         boolean directed;
         Handover.Report own;
+        int done;
         synchronized (this) {
-            if (doneAttempt >= 0) {
-                passOnDone(view, doneAttempt);
-                return;
-            }
+            done = doneAttempt;
+        }
+        if (done >= 0) {
+            passOnDone(view, done);
+            return;
+        }
+        synchronized (this) {
             if (result.isDone() || snapshots == null || current == null) {
                 return;
             }
