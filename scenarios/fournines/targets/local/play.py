@@ -47,15 +47,13 @@ class _Ended(Exception):
         self.status, self.cause, self.exit_code = status, cause, exit_code
 
 
-def play(plan: Plan, display: ProgressDisplay, expected_s: float, faults: list[dict] = (), on_running=None,
-         on_start=None) -> Outcome:
+def play(plan: Plan, display: ProgressDisplay, expected_s: float, faults: list[dict] = (), on_running=None) -> Outcome:
     """`expected_s`: warm-up + duration; `faults`: the scenario's; `on_running`: called once, at the
-    first progress line of a member: its job runs; `on_start`: called once the job is submitted with a
-    shared start (`plan.start_lead_s`), with that instant in epoch seconds."""
+    first progress line of a member: its job runs."""
     with SignalCatcher() as signals, ExitStack() as stack, display:
         run = _Run(plan, display, faults, signals, stack)
         try:
-            run.play(expected_s, on_running, on_start)
+            run.play(expected_s, on_running)
             ended = _Ended("completed", None, 0)
         except _Ended as e:
             ended = e
@@ -109,7 +107,7 @@ class _Run:
         self.running = False  # a member has reported progress
         self.left: set[int] = set()  # members whose part left the job (paused and dropped), as last asked
 
-    def play(self, expected_s: float, on_running, on_start) -> None:
+    def play(self, expected_s: float, on_running) -> None:
         """Raises _Ended unless the run completed."""
         try:
             deadline = time.monotonic() + JOIN_S
@@ -120,8 +118,6 @@ class _Run:
                     self._fail(f"the run's processes did not all start within {JOIN_S:g} s: {why or 'members missing'}")
                 self._pump()
             self._submit()
-            if on_start is not None and self.t0 is not None:
-                on_start(self.t0)
             deadline = time.monotonic() + self.plan.start_lead_s + expected_s + STARTUP_AND_FLUSH_S
             next_status = time.monotonic() + STATUS_EVERY_S
             while not all(self._finished(i) for i in self.plan.finishers):

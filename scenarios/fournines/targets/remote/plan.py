@@ -31,15 +31,12 @@ def service_control(host: RemoteHost) -> str:
 
 
 def remote_cluster(scenario: dict, members: list[RemoteHost], ssh: Ssh, ports: Ports, secret: str, run_dir: Path,
-                   sockets: Path, job_fields: dict | None = None, remote: RemoteMembers | None = None,
-                   start_lead_s: float = 0.0) -> Plan:
+                   sockets: Path, job_fields: dict | None = None, remote: RemoteMembers | None = None) -> Plan:
     """`sockets`: a short local folder (a Unix socket's path is at most 107 bytes) for the API forwards;
-    `job_fields`: added to the job (a Kafka load's endpoint); `remote`: how faults reach the members;
-    `start_lead_s` > 0: the job starts this long after it is submitted (a Kafka load's shared t0)."""
+    `job_fields`: added to the job (a Kafka load's endpoint); `remote`: how faults reach the members."""
     processes, folders = _followed_members(members, ssh, ports, run_dir, sockets)
     job = Job("the job", list(range(len(processes))), {**scenario, "faults": [], **(job_fields or {})})
-    return Plan(processes, [job], token=api_token(secret), merge=lambda: merge_members(run_dir, folders), remote=remote,
-                start_lead_s=start_lead_s)
+    return Plan(processes, [job], token=api_token(secret), merge=lambda: merge_members(run_dir, folders), remote=remote)
 
 
 def remote_active_active(scenario: dict, members: list[RemoteHost], consumer: RemoteHost, ssh: Ssh, ports: Ports,

@@ -24,7 +24,7 @@ from fournines.targets.remote.active_active import CONSUMER_PORT, consumer_comma
 from fournines.targets.remote.cluster import Cluster, playbook
 from fournines.targets.remote.commands import member_commands
 from fournines.targets.remote.faults import remote_members
-from fournines.targets.remote.kafka import START_LEAD_S as KAFKA_START_LEAD_S, RemoteKafka, broker_libs
+from fournines.targets.remote.kafka import RemoteKafka, broker_libs
 from fournines.targets.remote.plan import remote_active_active, remote_cluster
 
 _HOST_FIELDS = ("host", "cpu_model", "cores", "kernel", "instance_type")
@@ -53,8 +53,7 @@ def run_on(cluster: Cluster, scenario: dict, jar: Path, profile: bool, run_dir: 
                                         remote_members(cluster))
         else:
             plan = remote_cluster(scenario, cluster.members, cluster.ssh, cluster.ports, cluster.secret, run_dir,
-                                  Path(sockets), kafka.job_fields if kafka else None, remote_members(cluster),
-                                  KAFKA_START_LEAD_S if kafka else 0.0)
+                                  Path(sockets), kafka.job_fields if kafka else None, remote_members(cluster))
         outcome = _play_remotely(cluster, scenario, plan, extra, kafka, run_dir)
     plan.gather_files()
     context.update(_remote_host(run_dir))
@@ -64,14 +63,14 @@ def run_on(cluster: Cluster, scenario: dict, jar: Path, profile: bool, run_dir: 
 def _play_remotely(cluster: Cluster, scenario: dict, plan: Plan, extra: dict, kafka: RemoteKafka | None,
                    run_dir: Path) -> Outcome:
     """deploy.yml, start.yml, then every member followed like a local one (the load generators
-    started with the job, on its start instant); the load generators stopped and their output fetched; stop.yml if the run
+    started once one runs); the load generators stopped and their output fetched; stop.yml if the run
     did not end by itself; collect.yml whatever happened; a load that failed fails the run."""
     total_s = scenario["warmup_s"] + scenario["duration_s"]
     try:
         playbook(cluster, "deploy.yml", extra)
         playbook(cluster, "start.yml", extra)
         outcome = play(plan, ProgressDisplay(scenario["name"], total_s), total_s, scenario["faults"],
-                       on_start=kafka.start_load if kafka else None)
+                       on_running=kafka.start_load if kafka else None)
     except subprocess.CalledProcessError as e:
         outcome = Outcome("failed", f"{Path(e.cmd[-1]).name} failed (exit {e.returncode}); see its output above",
                           EXIT_FAILED)
