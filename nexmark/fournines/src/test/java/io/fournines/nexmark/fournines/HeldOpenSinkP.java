@@ -1,9 +1,7 @@
 package io.fournines.nexmark.fournines;
 
-import io.fournines.engine.core.Inbox;
-import io.fournines.engine.core.Outbox;
+import io.fournines.engine.core.DelegatingProcessor;
 import io.fournines.engine.core.Processor;
-import io.fournines.engine.core.Watermark;
 
 import java.util.function.BooleanSupplier;
 
@@ -13,18 +11,17 @@ import java.util.function.BooleanSupplier;
  * while the job runs however slowly its snapshots go; a short job on a loaded machine would
  * otherwise end first, with the moment never reached.
  */
-final class HeldOpenSinkP implements Processor {
+final class HeldOpenSinkP extends DelegatingProcessor {
 
     /** How often a held sink looks at {@code released} (a file's existence) at most. */
     private static final long CHECK_NANOS = 10_000_000;
 
-    private final Processor sink;
     private final BooleanSupplier released;
     private boolean isReleased;
     private long nextCheckNanos;
 
     HeldOpenSinkP(Processor sink, BooleanSupplier released) {
-        this.sink = sink;
+        super(sink);
         this.released = released;
     }
 
@@ -41,76 +38,11 @@ final class HeldOpenSinkP implements Processor {
                 return false;
             }
         }
-        return sink.complete();
-    }
-
-    @Override
-    public void init(Outbox outbox, Context context) throws Exception {
-        sink.init(outbox, context);
-    }
-
-    @Override
-    public boolean isCooperative() {
-        return sink.isCooperative();
-    }
-
-    @Override
-    public void process(int ordinal, Inbox inbox) {
-        sink.process(ordinal, inbox);
-    }
-
-    @Override
-    public boolean tryProcessWatermark(Watermark watermark) {
-        return sink.tryProcessWatermark(watermark);
-    }
-
-    @Override
-    public boolean tryProcessIdle() {
-        return sink.tryProcessIdle();
-    }
-
-    @Override
-    public boolean tryProcess() {
-        return sink.tryProcess();
-    }
-
-    @Override
-    public boolean completeEdge(int ordinal) {
-        return sink.completeEdge(ordinal);
+        return super.complete();
     }
 
     @Override
     public long nextDeadlineNanos() {
-        return isReleased ? sink.nextDeadlineNanos() : Math.min(sink.nextDeadlineNanos(), nextCheckNanos);
-    }
-
-    @Override
-    public boolean saveToSnapshot() {
-        return sink.saveToSnapshot();
-    }
-
-    @Override
-    public void restoreFromSnapshot(Inbox inbox) {
-        sink.restoreFromSnapshot(inbox);
-    }
-
-    @Override
-    public boolean finishSnapshotRestore() {
-        return sink.finishSnapshotRestore();
-    }
-
-    @Override
-    public boolean snapshotCommitPrepare() {
-        return sink.snapshotCommitPrepare();
-    }
-
-    @Override
-    public boolean snapshotCommitFinish(boolean success) {
-        return sink.snapshotCommitFinish(success);
-    }
-
-    @Override
-    public void close() throws Exception {
-        sink.close();
+        return isReleased ? super.nextDeadlineNanos() : Math.min(super.nextDeadlineNanos(), nextCheckNanos);
     }
 }
