@@ -8,7 +8,8 @@ A fault may carry `when_file` (a path; glob wildcards allowed, `**` for any dept
 besides `at`: it fires at the first poll where a file matches, and not before `at` if it has one.
 This is how a runner reacts to a member (`./fournines chaos` kills a coordinator the moment it writes
 that it froze at a chaos point); such a fault is watched from the first poll on, before the load's
-t=0 is known, and the `duration` of a stop, restart or partition counts from its firing instead of from `at`.
+t=0 is known. The `duration` of a stop, restart or partition always counts from its firing (a late
+poll delays the end as much as the start): a 5 s partition lasts at least 5 s.
 
 - kill: SIGKILL;
 - stop: SIGSTOP, then SIGCONT after `duration`;
@@ -63,7 +64,7 @@ class _Fault:
     duration_s: float | None
     record: dict = field(default_factory=dict)
     fired: bool = False
-    fired_clock: float = 0.0  # the clock at firing: where a when_file fault's duration counts from
+    fired_clock: float = 0.0  # the clock once fired: where the duration counts from
     ended: bool = False  # stop: continued; restart: started again; partition: healed; kill: never
 
 
@@ -119,9 +120,7 @@ class FaultSchedule:
 
     def _over(self, fault: _Fault) -> bool:
         """Whether a fired stop, restart or partition has lasted its duration."""
-        if fault.when_file is not None:
-            return self._clock() >= fault.fired_clock + fault.duration_s
-        return self._clock() - self._t0 >= fault.at_s + fault.duration_s
+        return self._clock() >= fault.fired_clock + fault.duration_s
 
     @staticmethod
     def _matched(fault: _Fault) -> str | None:

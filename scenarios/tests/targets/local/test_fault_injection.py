@@ -145,6 +145,29 @@ def test_partition_cuts_the_member_off_for_its_duration_and_signals_nothing(stac
                     "fault: member-2 joined to the other members again after 3.000 s"]
 
 
+def test_a_partition_cut_late_still_lasts_its_whole_duration(stack):
+    """The poll came 31 ms after `at` and cutting took 200 ms more (routes changed one host at a
+    time): the heal counts from the moment the cut was whole, not from `at`."""
+    child = stack.enter_context(ChildProcess(TREE))
+    clock, cuts = Clock(), []
+
+    def slow_cut(name, cut):
+        cuts.append((name, cut))
+        clock.now += 0.2
+
+    schedule = FaultSchedule([{"at": "4s", "action": "partition", "target": "member-2", "duration": "5s"}],
+                             {"member-2": child}, clock=clock, partition=slow_cut)
+    schedule.start(clock.now - 4.031)
+    schedule.poll()
+    clock.now += 4.9
+    schedule.poll()
+    assert cuts == [("member-2", True)]
+    clock.now += 0.1
+    schedule.poll()
+    (record,) = schedule.injected()
+    assert record["healed_at_us"] - record["injected_at_us"] >= 5_000_000
+
+
 def test_a_remote_target_is_signalled_through_send_and_recorded_without_a_pid():
     """A member on another host: its handle here is the SSH session that follows it, so no local
     signal may reach that; `send` carries each signal there (targets/remote/faults.py)."""
