@@ -10,9 +10,10 @@ LOADGEN_HEAP = ["-Xms1g", "-Xmx1g"]
 LOADGEN_SLACK_S = 120.0
 
 
-def loadgen_run(scenario: dict, jar: str, bootstrap: str, topic: str) -> list[str]:
-    """`java ... -jar JAR run ...`: the scenario's load into `topic`, for warm-up + duration + slack;
-    a checked run's (`load.events`, `start_epoch_ns`) bounded and on its known schedule."""
+def loadgen_run(scenario: dict, jar: str, bootstrap: str, topic: str, t0_epoch_ns: int | None = None) -> list[str]:
+    """`java ... -jar JAR run ...`: the scenario's load into `topic`, for warm-up + duration + slack,
+    from `t0_epoch_ns` (a whole ms) if given; a checked run's (`load.events`, `start_epoch_ns`)
+    bounded and on its known schedule."""
     load, kafka = scenario["load"], scenario["load"]["kafka"]
     events = QUERIES[scenario["query"]["name"]].input
     stream = ["--stream", "nexmark", "--keys", str(load["keys"])] if events == "nexmark" else ["--stream", events]
@@ -22,7 +23,7 @@ def loadgen_run(scenario: dict, jar: str, bootstrap: str, topic: str) -> list[st
             "--rate", str(load["rate"]), "--producers", str(kafka["producers"]),
             "--duration-s", str(scenario["warmup_s"] + scenario["duration_s"] + LOADGEN_SLACK_S),
             "--acks", kafka["acks"], "--linger-ms", str(kafka["linger_ms"]), "--batch-size", str(kafka["batch_size"]),
-            *_checked_load(scenario)]
+            *_schedule(scenario, t0_epoch_ns)]
 
 
 def create_topic(jar: str, bootstrap: str, topic: str, partitions: int, replication_factor: int,
@@ -39,8 +40,10 @@ def fsync_configs(scenario: dict) -> list[str]:
             for arg in ("--config", f"{key}={kafka[name]}")]
 
 
-def _checked_load(scenario: dict) -> list[str]:
-    """A checked run's load: its events from its t=0 (both known, so they can be made again), then the end."""
+def _schedule(scenario: dict, t0_epoch_ns: int | None) -> list[str]:
+    """The load's t0 if known, and a checked run's bound: its events from its t=0 (both known, so they
+    can be made again), then the end."""
     bounded = ["--events", str(scenario["load"]["events"]), "--end-of-stream"] if "events" in scenario["load"] else []
-    start = ["--start-epoch-ms", str(scenario["start_epoch_ns"] // 1_000_000)] if "start_epoch_ns" in scenario else []
+    t0 = scenario.get("start_epoch_ns", t0_epoch_ns)
+    start = ["--start-epoch-ms", str(t0 // 1_000_000)] if t0 is not None else []
     return [*bounded, *start]

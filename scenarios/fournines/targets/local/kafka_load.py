@@ -5,10 +5,13 @@ generator, around the member that `play` runs or the members of a cluster (scena
 In order: a real local broker (infra/kafka-local, a child JVM from the Maven jars, on loopback), or
 the cluster named by KAFKA_BOOTSTRAP=host:port; a fresh topic named after the results folder, with
 the scenario's partitions and fsync policy. The member starts (on a cluster, every member, each
-reading its share of the partitions); once a member reports progress (its job, consumers included,
-is running) the load generator (loadgen/, its own JVM) starts and runs until it
-is stopped. Starting it earlier would make the member begin with a backlog of events that waited
-for its start-up (several seconds on a busy machine). On the way out, whatever happened (Ctrl-C,
+reading its share of the partitions), then the load generator (loadgen/, its own JVM), which runs
+until it is stopped. A cluster's job is submitted with a start instant (local/plan.py
+KAFKA_START_LEAD_S ahead) and the load generator is started at once with that t0, so the load, the
+members' warm-up and the faults' `at` count from one instant. A lone member runs its job as soon as
+it is up: its load generator starts once it reports progress, with t0 when its warm-up events are
+done; starting it earlier would make the member begin with a backlog of events that waited for its
+start-up (several seconds on a busy machine). On the way out, whatever happened (Ctrl-C,
 a crash), the load generator and then the broker get SIGTERM, a grace period, then SIGKILL; the
 broker removes its data. Their output stays in the results folder: loadgen.log, loadgen.json,
 broker.log (the broker's own log), broker.out and broker-launcher.log.
@@ -84,10 +87,11 @@ class KafkaLoad:
         self.results_topic, self._read_results = results_topic, read_results
         self.loadgen: _Sidecar | None = None
 
-    def start_load(self) -> None:
-        """Starts the load generator (for `play`'s on_running); nothing without a Kafka load."""
+    def start_load(self, t0_epoch_ns: int | None) -> None:
+        """Starts the load generator with the jobs' shared start as its t0, or with its own if None
+        (for `play`); nothing without a Kafka load."""
         if self._start_loadgen is not None and self.loadgen is None:
-            self.loadgen = self._start_loadgen()
+            self.loadgen = self._start_loadgen(t0_epoch_ns)
 
     @property
     def member_args(self) -> list[str]:
@@ -149,8 +153,9 @@ def kafka_load(scenario: dict, run_dir: Path):
             _create_topic(create_topic(jar, bootstrap, results_topic, 1, replication_factor), results_topic, bootstrap, run_dir)
         _describe(run_dir, bootstrap, topic, external=bool(external))
 
-        def start_loadgen() -> _Sidecar:
-            command = [*loadgen_run(scenario, jar, bootstrap, topic), "--summary", str((run_dir / "loadgen.json").resolve())]
+        def start_loadgen(t0_epoch_ns: int | None) -> _Sidecar:
+            command = [*loadgen_run(scenario, jar, bootstrap, topic, t0_epoch_ns),
+                       "--summary", str((run_dir / "loadgen.json").resolve())]
             loadgen = _Sidecar("loadgen", command, run_dir / "loadgen.log", run_dir)
             sidecars.append(loadgen)
             return loadgen

@@ -36,6 +36,10 @@ from fournines_analysis.errors import write_text
 
 COPIES = 2
 START_LEAD_S = 3.0  # submit -> shared start: both coordinators hear of the job and tell their members in time
+# submit -> shared start of a cluster fed through Kafka: the load generator, started at submission,
+# needs its JVM and its warm-up events (LoadRun.WARMUP_EVENTS: about 4.5 s on an idle 2-core host)
+# before its t0; events it sends late are measured late.
+KAFKA_START_LEAD_S = 10.0
 RECORD_RESULTS_ENV = "FOURNINES_RECORD_RESULTS"  # 1: the consumer also writes every result (tests)
 
 
@@ -70,10 +74,10 @@ class Job:
     lost: str | None = None  # why it stopped early
 
     def body(self, consumer: str | None, start_epoch_ns: int | None) -> dict:
-        """The job as submitted; a copy also learns its part of the active-active run (nexmark/fournines
-        ActiveActiveCopy): its number, the consumer's address and the shared start."""
+        """The job as submitted, with the shared start if there is one; a copy also learns its part of the
+        active-active run (nexmark/fournines ActiveActiveCopy): its number, the consumer's address and the shared start."""
         if self.copy is None:
-            return self.spec
+            return {**self.spec, "start_epoch_ns": start_epoch_ns} if start_epoch_ns is not None else self.spec
         return {**self.spec, "active_active": {"copy": self.copy - 1, "consumer": consumer,
                                                "start_epoch_ns": start_epoch_ns}}
 
@@ -94,6 +98,18 @@ class Plan:
         """The processes whose end is the run's end: the consumer, else the members."""
         return [self.consumer] if self.consumer is not None else [i for job in self.jobs for i in job.members]
 
+    def start_at(self, submitted_ns: int) -> int | None:
+        """The instant (epoch ns, a whole ms) every job starts from when submitted at `submitted_ns`: a
+        checked run's own (`start_epoch_ns` in its job), or start_lead_s later; None: each job starts
+        when its members are ready."""
+        given = {job.spec["start_epoch_ns"] for job in self.jobs if job.spec and "start_epoch_ns" in job.spec}
+        if given:
+            (start,) = given
+            return start
+        if not self.start_lead_s:
+            return None
+        return (submitted_ns // 1_000_000 + round(self.start_lead_s * 1000)) * 1_000_000
+
     def feed(self, kafka: KafkaLoad) -> None:
         """The Kafka load's endpoint (nothing without one): into each job the runner submits, or onto
         the command line of a member that runs its own."""
@@ -102,6 +118,15 @@ class Plan:
                 self.processes[job.members[0]].command.extend(kafka.member_args)
             else:
                 job.spec.update(kafka.job_fields)
+        if kafka.topic:
+            self.share_start_with_load()
+
+    def share_start_with_load(self) -> None:
+        """Submitted jobs and the Kafka load start at one instant, far enough ahead for the load
+        generator to be sending by then: the members' warm-up, the faults' `at` and the load's t0
+        all count from it."""
+        if any(job.spec is not None for job in self.jobs):
+            self.start_lead_s = max(self.start_lead_s, KAFKA_START_LEAD_S)
 
     def gather_files(self) -> None:
         """However the run ended, what the members wrote goes where the report looks for it."""

@@ -47,13 +47,14 @@ class _Ended(Exception):
         self.status, self.cause, self.exit_code = status, cause, exit_code
 
 
-def play(plan: Plan, display: ProgressDisplay, expected_s: float, faults: list[dict] = (), on_running=None) -> Outcome:
-    """`expected_s`: warm-up + duration; `faults`: the scenario's; `on_running`: called once, at the
-    first progress line of a member: its job runs."""
+def play(plan: Plan, display: ProgressDisplay, expected_s: float, faults: list[dict] = (), start_load=None) -> Outcome:
+    """`expected_s`: warm-up + duration; `faults`: the scenario's; `start_load(t0_epoch_ns)`: called
+    once, with the jobs' shared start as soon as they are submitted if they have one (Plan.start_at),
+    else with None at the first progress line of a member: its job runs."""
     with SignalCatcher() as signals, ExitStack() as stack, display:
         run = _Run(plan, display, faults, signals, stack)
         try:
-            run.play(expected_s, on_running)
+            run.play(expected_s, start_load)
             ended = _Ended("completed", None, 0)
         except _Ended as e:
             ended = e
@@ -100,14 +101,15 @@ class _Run:
                                       partition=self._partition if can_partition else None,
                                       send=remote.signal if remote else None)
         self.api = ManagementApi(plan.token) if plan.token else None
-        # The job's t=0 (epoch s): the copies' shared start, or else arrival minus elapsed_s of the members'
+        # The job's t=0 (epoch s): the jobs' shared start, or else arrival minus elapsed_s of the members'
         # progress lines (they start the job at one instant). A line can arrive late, never early, so the
         # earliest estimate is the best.
         self.t0: float | None = None
+        self.shared_start = False  # t0 is the shared start the jobs were given
         self.running = False  # a member has reported progress
         self.left: set[int] = set()  # members whose part left the job (paused and dropped), as last asked
 
-    def play(self, expected_s: float, on_running) -> None:
+    def play(self, expected_s: float, start_load) -> None:
         """Raises _Ended unless the run completed."""
         try:
             deadline = time.monotonic() + JOIN_S
@@ -117,15 +119,18 @@ class _Run:
                 if why or time.monotonic() > deadline:
                     self._fail(f"the run's processes did not all start within {JOIN_S:g} s: {why or 'members missing'}")
                 self._pump()
-            self._submit()
+            start_ns = self._submit()
+            if start_ns is not None and start_load is not None:
+                start_load, starting = None, start_load
+                starting(start_ns)
             deadline = time.monotonic() + self.plan.start_lead_s + expected_s + STARTUP_AND_FLUSH_S
             next_status = time.monotonic() + STATUS_EVERY_S
             while not all(self._finished(i) for i in self.plan.finishers):
                 if self.t0 is not None:
                     self.schedule.start(self.t0)
-                if self.running and on_running is not None:
-                    on_running, running = None, on_running
-                    running()
+                if self.running and start_load is not None:
+                    start_load, starting = None, start_load
+                    starting(None)
                 try:
                     self.schedule.poll()
                 except FaultError as e:
@@ -193,8 +198,9 @@ class _Run:
         if self.signals.first is not None:
             raise _Ended("interrupted", f"stopped by {signal.Signals(self.signals.first).name}", 128 + self.signals.first)
 
-    def _submit(self) -> None:
-        start_ns = time.time_ns() + int(self.plan.start_lead_s * 1e9) if self.plan.start_lead_s else None
+    def _submit(self) -> int | None:
+        """Sends every job its member; the jobs' shared start (epoch ns), if they have one."""
+        start_ns = self.plan.start_at(time.time_ns())
         consumer = self.followed[self.plan.consumer].ready["consumer"] if self.plan.consumer is not None else None
         for job in self.plan.jobs:
             if job.spec is not None:
@@ -204,7 +210,8 @@ class _Run:
                     self._fail(f"{self.followed[first].title} refused {job.name} {submitted}")
                 job.id = submitted
         if start_ns is not None:
-            self.t0 = start_ns / 1e9
+            self.t0, self.shared_start = start_ns / 1e9, True
+        return start_ns
 
     def _api_address(self, i: int) -> str:
         return self.plan.processes[i].api or self.followed[i].ready["http"]
@@ -291,7 +298,7 @@ class _Run:
     def _progressed(self, i: int, progress: Progress) -> None:
         if i in self.job_of:
             self.running = True
-            if not self.plan.start_lead_s:
+            if not self.shared_start:
                 self.t0 = min(self.t0 or math.inf, time.time() - progress.elapsed_s)
         members = [i for i in self.plan.finishers if self._live(i)] if self.plan.consumer is None else []
         leader = self.plan.consumer if self.plan.consumer is not None else next(iter(members), None)

@@ -56,7 +56,7 @@ def _fed(scenario: dict, run_dir: Path, plan: Plan) -> Outcome:
         with kafka_load(scenario, run_dir) as kafka:
             plan.feed(kafka)
             outcome = play(plan, ProgressDisplay(scenario["name"], total_s), total_s, scenario["faults"],
-                           on_running=kafka.start_load)
+                           start_load=kafka.start_load)
             if outcome.status == "completed" and kafka.failure():
                 outcome = Outcome("failed", kafka.failure(), EXIT_FAILED)
             unread = None if outcome.status == "interrupted" else kafka.read_results()

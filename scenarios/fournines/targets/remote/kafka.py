@@ -7,8 +7,8 @@ counterpart of targets/local/kafka_load.py:
   with the scenario's partitions, fsync policy and replication factor (default 3, or the number of
   brokers if fewer);
 - load generators on hosts of their own, each sending its share of one schedule (loadgen `--share
-  K/N`), started as locally once a member reports progress, with a shared t0 a few seconds ahead
-  (written on each host into the file its command line reads, START_ARGS);
+  K/N`), started as a local cluster's is when the job is submitted, with the job's start as their
+  shared t0 (written on each host into the file its command line reads, START_ARGS);
 - the members reading the topic as a local cluster's do (`kafka_endpoint` in the job).
 
 When the run ends the load generators are stopped (stop.yml on the loadgens group), their output is
@@ -20,7 +20,6 @@ import json
 import os
 import secrets
 import subprocess
-import time
 import zipfile
 from pathlib import Path, PurePosixPath
 
@@ -35,9 +34,6 @@ DEFAULT_REPLICATION_FACTOR = 3
 KAFKA_PORT = 9092  # kafka_port in infra/ansible/roles/kafka/defaults/main.yml
 HOST_JAR = PurePosixPath("lib/fournines-loadgen.jar")  # where the loadgen role puts it under fournines_home
 START_ARGS = "loadgen-start.args"  # in the run's directory on a load generator host: `--start-epoch-ms T`
-# member running -> the load's t0: time for SSH and the load generators' JVMs to start. Short, since
-# the warm-up counts from the job's start; events a slow start sends late are measured late.
-START_LEAD_S = 2.0
 FETCH_S = 60.0
 _BROKER_CLASSPATH = "io/fournines/kafkalocal/broker.classpath"
 _UUID_BYTES = 16
@@ -105,10 +101,11 @@ class RemoteKafka:
                             f"@{host_run_dir(host, self.run_name) / START_ARGS}"]
                 for k, host in enumerate(self.loadgens)}
 
-    def start_load(self) -> None:
-        """Starts every load generator with one t0, START_LEAD_S ahead (for `play`'s on_running); one that
-        could not be started fails the run when it ends (summarize), as a local one that failed does."""
-        self.t0_epoch_ms = int((time.time() + START_LEAD_S) * 1000)
+    def start_load(self, t0_epoch_ns: int) -> None:
+        """Starts every load generator with the job's start as t0 (for `play`: a remote run's jobs always
+        have one, run.py shares it); one that could not be started fails the run when it ends
+        (summarize), as a local one that failed does."""
+        self.t0_epoch_ms = t0_epoch_ns // 1_000_000
         starts = [subprocess.Popen(self._on(host, ["sh", "-c", f'printf "%s\\n" --start-epoch-ms {self.t0_epoch_ms} > "$1" && exec "$2" loadgen start',
                                                    "start-load", str(host_run_dir(host, self.run_name) / START_ARGS),
                                                    service_control(host)]),

@@ -54,6 +54,8 @@ def run_on(cluster: Cluster, scenario: dict, jar: Path, profile: bool, run_dir: 
         else:
             plan = remote_cluster(scenario, cluster.members, cluster.ssh, cluster.ports, cluster.secret, run_dir,
                                   Path(sockets), kafka.job_fields if kafka else None, remote_members(cluster))
+        if kafka:
+            plan.share_start_with_load()
         outcome = _play_remotely(cluster, scenario, plan, extra, kafka, run_dir)
     plan.gather_files()
     context.update(_remote_host(run_dir))
@@ -63,14 +65,14 @@ def run_on(cluster: Cluster, scenario: dict, jar: Path, profile: bool, run_dir: 
 def _play_remotely(cluster: Cluster, scenario: dict, plan: Plan, extra: dict, kafka: RemoteKafka | None,
                    run_dir: Path) -> Outcome:
     """deploy.yml, start.yml, then every member followed like a local one (the load generators
-    started once one runs); the load generators stopped and their output fetched; stop.yml if the run
+    started when the job is submitted, with its start as their t0); the load generators stopped and their output fetched; stop.yml if the run
     did not end by itself; collect.yml whatever happened; a load that failed fails the run."""
     total_s = scenario["warmup_s"] + scenario["duration_s"]
     try:
         playbook(cluster, "deploy.yml", extra)
         playbook(cluster, "start.yml", extra)
         outcome = play(plan, ProgressDisplay(scenario["name"], total_s), total_s, scenario["faults"],
-                       on_running=kafka.start_load if kafka else None)
+                       start_load=kafka.start_load if kafka else None)
     except subprocess.CalledProcessError as e:
         outcome = Outcome("failed", f"{Path(e.cmd[-1]).name} failed (exit {e.returncode}); see its output above",
                           EXIT_FAILED)

@@ -58,7 +58,8 @@ def test_broker_topic_and_load_generator_start_and_stop_in_order(tmp_path):
     with kafka_load(scenario(), run_dir) as kafka:
         broker, bootstrap = broker_pids(run_dir)
         assert kafka.member_args == ["--kafka-bootstrap", bootstrap, "--kafka-topic", "fournines-run"]
-        kafka.start_load()
+        t0_ns = (time.time_ns() // 1_000_000 + 2_000) * 1_000_000  # a cluster's shared start, just ahead
+        kafka.start_load(t0_ns)
         wait_until(lambda: '"type":"loadgen"' in (run_dir / "loadgen.log").read_text(), 60, "a loadgen progress line")
         loadgen = kafka.loadgen.process.pid
         assert alive(broker) and alive(loadgen)
@@ -66,6 +67,7 @@ def test_broker_topic_and_load_generator_start_and_stop_in_order(tmp_path):
     assert kafka.failure() is None
     summary = json.loads((run_dir / "loadgen.json").read_text())
     assert summary["sent"] > 0 and summary["acked"] == summary["sent"] and summary["send_errors"] == 0
+    assert summary["start_epoch_ns"] == t0_ns
     assert "Kafka Server started" in (run_dir / "broker.log").read_text()
     assert json.loads((run_dir / "kafka.json").read_text()) == {"bootstrap": bootstrap, "topic": "fournines-run", "external": False}
 
@@ -78,7 +80,7 @@ def test_a_checked_runs_load_ends_after_its_events_on_its_schedule_and_its_resul
     job["load"]["events"], job["start_epoch_ns"], job["record_results"] = 3_000, t0_ns, True
     with kafka_load(job, run_dir) as kafka:
         assert kafka.job_fields["kafka_endpoint"]["results_topic"] == "fournines-run-results"
-        kafka.start_load()
+        kafka.start_load(None)  # the job's own start_epoch_ns is the t0
         wait_until(lambda: kafka.loadgen.exit_code() is not None, 60, "the bounded load sent")
         assert kafka.loadgen.exit_code() == 0
         assert kafka.read_results() is None
@@ -98,7 +100,7 @@ def test_a_killed_runner_leaves_no_broker_or_load_generator(tmp_path):
         from fournines.spec.scenario import load_scenario
         s = load_scenario("q5-kafka", parse_overrides(["RATE=2000"]))
         with kafka_load(s, __import__("pathlib").Path({str(run_dir)!r})) as kafka:
-            kafka.start_load()
+            kafka.start_load(None)
             print(kafka.loadgen.process.pid, flush=True)
             time.sleep(600)
         """)], env={**os.environ, "PYTHONPATH": f"{REPO_ROOT / 'scenarios'}:{REPO_ROOT / 'analysis'}"}, stdout=subprocess.PIPE, text=True)

@@ -4,7 +4,7 @@ import json
 from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import load_scenario
 from fournines.targets.local.kafka_load import KafkaLoad
-from fournines.targets.local.plan import plan_for
+from fournines.targets.local.plan import KAFKA_START_LEAD_S, plan_for
 
 KAFKA = KafkaLoad("127.0.0.1:9092", "fournines-run")
 
@@ -34,9 +34,26 @@ def test_a_cluster_serves_one_job_that_is_sent_the_topic(tmp_path):
     [job] = plan.jobs
     assert job.members == [0, 1, 2] and job.spec == {**scenario, "faults": []}  # the faults are the runner's
     assert plan.token and (tmp_path / "cluster.secret").is_file()
+    assert plan.start_at(1_000_123_456) is None  # without a Kafka load the coordinator picks the start
     plan.feed(KAFKA)
     assert job.body(None, None)["kafka_endpoint"] == {"bootstrap": "127.0.0.1:9092", "topic": "fournines-run"}
     assert scenario["faults"]  # the run's scenario is left as it was
+
+
+def test_a_cluster_fed_through_kafka_starts_with_its_load_at_an_instant_well_ahead(tmp_path):
+    """The load generator is started at submission with that instant as its t0 (play.py)."""
+    _, plan = plan_of(tmp_path, "q5-fault")
+    plan.feed(KAFKA)
+    start = plan.start_at(1_000_123_456)
+    assert start == 1_000_000_000 + round(KAFKA_START_LEAD_S * 1e9)  # a whole millisecond: the load generator's t0 is in ms
+    assert plan.jobs[0].body(None, start)["start_epoch_ns"] == start
+
+
+def test_a_checked_runs_own_start_is_the_shared_one(tmp_path):
+    _, plan = plan_of(tmp_path, "q5-fault")
+    plan.jobs[0].spec["start_epoch_ns"] = 7_000_000
+    plan.feed(KAFKA)
+    assert plan.start_at(1_000_123_456) == 7_000_000
 
 
 def test_copies_number_members_over_both_clusters(tmp_path):

@@ -252,9 +252,12 @@ public final class JobControl implements Cluster.Listener {
         thread.start();
     }
 
+    /** Prepares the part, runs it from the start instant; a part that fails here fails the job on every member. */
     private void runJob(JobState job, JobPart run, long startEpochNanos) {
         int code;
+        Throwable thrown = null;
         try {
+            run.prepare();
             long wait = startEpochNanos - epochNanos();
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
@@ -266,9 +269,7 @@ public final class JobControl implements Cluster.Listener {
         } catch (Exception e) {
             stderr.println("member " + cluster.self() + ": job " + job.id + " failed: " + e);
             code = 1;
-            if (job.cause == null) {
-                job.cause = "member " + cluster.self() + ": " + e;
-            }
+            thrown = e;
         } finally {
             job.clusterJob.close();
         }
@@ -277,8 +278,9 @@ public final class JobControl implements Cluster.Listener {
             case 3 -> "stopped";
             default -> "failed";
         };
-        if (code == 1 && run.failure() != null && job.cause == null) {
-            job.cause = "member " + cluster.self() + ": " + run.failure();
+        Throwable failure = thrown != null ? thrown : run.failure();
+        if (code == 1 && failure != null && job.cause == null) {
+            job.cause = "member " + cluster.self() + ": " + failure;
             cluster.broadcastControl(ControlKind.FAIL, job.id, job.cause);
         }
         if (job.state.equals("completed")) {

@@ -6,6 +6,14 @@ import java.util.Map;
 /** One member's part of a job, as a {@link JobRunner} makes it and {@link JobControl} runs it. */
 public interface JobPart {
 
+    /**
+     * On the part's own thread, before the job's start instant: what must be ready when the job
+     * starts and must not count as its time (a Kafka client loaded, its topic checked). An exception
+     * fails the job before it starts.
+     */
+    default void prepare() throws Exception {
+    }
+
     /** Runs to the end, or until stopped; returns 0 completed, 1 failed ({@link #failure()}), 3 stopped early. */
     int run(PrintStream err) throws Exception;
 

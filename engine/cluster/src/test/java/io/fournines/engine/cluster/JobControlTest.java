@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +94,26 @@ class JobControlTest {
     }
 
     @Test
+    void everyPartPreparesBeforeTheStartInstant() throws Exception {
+        List<JobControl> members = start(3);
+        members.get(0).submit("members=3");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> parts.size() == 3 && parts.stream().allMatch(p -> p.running.getCount() == 0));
+        for (FakePart p : parts) {
+            assertThat(p.preparedAtNanos).isPositive().isLessThan(p.context.startEpochNanos());
+        }
+    }
+
+    @Test
+    void aPartThatCannotPrepareFailsTheJobOnEveryMemberNamingIt() throws Exception {
+        List<JobControl> members = start(3);
+        long id = members.get(0).submit("members=3,unprepared-on=2");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> members.stream().allMatch(m -> m.job(id) != null && m.job(id).state.equals("failed")));
+        for (JobControl m : members) {
+            assertThat(m.job(id).cause).isEqualTo("member 2: java.lang.IllegalStateException: member 2 cannot prepare");
+        }
+    }
+
+    @Test
     void aLostMemberFailsAJobWithoutAGuaranteeOnTheOthersNamingIt() throws Exception {
         List<JobControl> members = start(3);
         long id = members.get(0).submit("members=3");
@@ -121,7 +142,10 @@ class JobControlTest {
         }
     }
 
-    /** Settings from the description; a part that runs until stopped or failed, or fails itself on member fail-on. */
+    /**
+     * Settings from the description; a part that runs until stopped or failed, or fails itself on
+     * member fail-on, or cannot prepare on member unprepared-on.
+     */
     private final class FakeRunner implements JobRunner {
         @Override
         public JobSettings settings(String description) throws InvalidJobException {
@@ -134,7 +158,9 @@ class JobControlTest {
         @Override
         public JobPart part(String description, PartContext context) {
             String failOn = description.contains("fail-on=") ? field(description, "fail-on") : "-1";
-            FakePart part = new FakePart(context, Integer.parseInt(failOn) == context.member(), description.contains("slow-stop"));
+            String unpreparedOn = description.contains("unprepared-on=") ? field(description, "unprepared-on") : "-1";
+            FakePart part = new FakePart(context, Integer.parseInt(failOn) == context.member(), Integer.parseInt(unpreparedOn) == context.member(),
+                    description.contains("slow-stop"));
             parts.add(part);
             return part;
         }
@@ -152,15 +178,27 @@ class JobControlTest {
     private static final class FakePart implements JobPart {
         final JobRunner.PartContext context;
         final boolean failsItself;
+        final boolean cannotPrepare;
+        volatile long preparedAtNanos;
         final CountDownLatch running = new CountDownLatch(1);
         final CountDownLatch release;
         final CompletableFuture<Void> ended = new CompletableFuture<>();
         volatile Throwable failure;
 
-        FakePart(JobRunner.PartContext context, boolean failsItself, boolean slowStop) {
+        FakePart(JobRunner.PartContext context, boolean failsItself, boolean cannotPrepare, boolean slowStop) {
             this.context = context;
             this.failsItself = failsItself;
+            this.cannotPrepare = cannotPrepare;
             this.release = new CountDownLatch(slowStop ? 1 : 0);
+        }
+
+        @Override
+        public void prepare() {
+            if (cannotPrepare) {
+                throw new IllegalStateException("member " + context.member() + " cannot prepare");
+            }
+            Instant now = Instant.now();
+            preparedAtNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         }
 
         @Override

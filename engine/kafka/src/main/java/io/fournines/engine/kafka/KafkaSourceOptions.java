@@ -27,6 +27,7 @@ public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleT
     /** Jet's default partition idle timeout is 60 s; ours is shorter, as a benchmark's windows wait for it. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_IDLE_POLL_INTERVAL = Duration.ofMillis(1);
+    public static final Duration DEFAULT_METADATA_TIMEOUT = Duration.ofSeconds(30);
 
     public KafkaSourceOptions {
         startOffsets = Map.copyOf(startOffsets);
@@ -37,7 +38,7 @@ public record KafkaSourceOptions(Map<Integer, Long> startOffsets, Duration idleT
 
     /** Single member, from the earliest offsets, malformed records into {@code deadLetters}. */
     public static KafkaSourceOptions defaults(DeadLetters deadLetters) {
-        return new KafkaSourceOptions(Map.of(), DEFAULT_IDLE_TIMEOUT, DEFAULT_IDLE_POLL_INTERVAL, Duration.ofSeconds(30), deadLetters,
+        return new KafkaSourceOptions(Map.of(), DEFAULT_IDLE_TIMEOUT, DEFAULT_IDLE_POLL_INTERVAL, DEFAULT_METADATA_TIMEOUT, deadLetters,
                 (instance, offsets) -> { }, null);
     }
 

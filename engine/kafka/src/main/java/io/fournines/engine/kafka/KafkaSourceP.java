@@ -104,10 +104,7 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "fournines-" + context.vertexName() + "-" + instance);
         consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         // Once, before the job runs: the only call that waits on the network.
-        List<PartitionInfo> infos = consumer.partitionsFor(topic, options.metadataTimeout());
-        if (infos == null || infos.isEmpty()) {
-            throw new IllegalStateException("Kafka topic '" + topic + "' does not exist (no partitions after " + options.metadataTimeout() + ")");
-        }
+        List<PartitionInfo> infos = KafkaSources.partitionsOf(consumer, topic, options.metadataTimeout());
         // Instances over the whole cluster, in member order: after a restart on fewer members, fewer of them share the topic.
         int[] mine = PartitionAssignment.partitionsOf(context.memberIndex() * context.parallelism() + instance,
                 context.memberCount() * context.parallelism(), infos.size());

@@ -36,6 +36,7 @@ import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The Kafka source and sink against a real broker (one for the whole class: it takes seconds to start). */
@@ -191,6 +192,14 @@ class KafkaConnectorsTest extends BrokerAndEngineTest {
             throw new IllegalArgumentException("expected 8 bytes, got " + (v == null ? "null" : v.length));
         }
         return ByteBuffer.wrap(v).getLong();
+    }
+
+    @Test
+    void aTopicsPartitionsAreCountedBeforeAJobAndAMissingTopicIsNamed() throws Exception {
+        createTopic("counted", 3);
+        assertThat(KafkaSources.partitionCount(clientProps(), "counted", Duration.ofSeconds(30))).isEqualTo(3);
+        assertThatThrownBy(() -> KafkaSources.partitionCount(clientProps(), "never-made", Duration.ofMillis(500)))
+                .isInstanceOf(IllegalStateException.class).hasMessage("Kafka topic 'never-made' does not exist (no partitions after PT0.5S)");
     }
 
     static byte[] encodeLong(long v) {

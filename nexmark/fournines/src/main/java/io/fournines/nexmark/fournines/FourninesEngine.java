@@ -70,10 +70,21 @@ final class FourninesEngine implements EngineAdapter {
         return NAME;
     }
 
+    /** A member alone prepares here, before the driver's clock starts; a cluster's part before its start instant. */
     @Override
     public EngineAdapter.Running start(Scenario scenario, Path dir) throws Exception {
+        if (cluster == null) {
+            prepare(scenario);
+        }
         running = new Running(scenario, dir);
         return running;
+    }
+
+    /** What must be ready before the job starts: the Kafka client loaded and the topic checked ({@link KafkaLoad#checkTopic}). */
+    static void prepare(Scenario scenario) {
+        if (scenario.source().equals(Scenario.KAFKA)) {
+            KafkaLoad.checkTopic(scenario.kafka());
+        }
     }
 
     /** The job's counters (see {@link Job#metrics()}), over all its executions; empty before it starts. */

@@ -11,12 +11,19 @@ import java.util.Map;
 /** One member's part of a cluster job: the driver's run of the reference engine, as {@code serve} runs it. */
 final class FourninesPart implements JobPart {
 
+    private final Scenario scenario;
     private final FourninesEngine engine;
     private final DriverRun run;
 
     FourninesPart(Scenario scenario, FourninesEngine engine, Path dir, PrintStream out) {
+        this.scenario = scenario;
         this.engine = engine;
         this.run = new DriverRun(scenario, engine, dir, out);
+    }
+
+    @Override
+    public void prepare() {
+        FourninesEngine.prepare(scenario);
     }
 
     @Override

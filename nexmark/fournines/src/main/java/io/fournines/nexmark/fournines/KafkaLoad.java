@@ -74,6 +74,22 @@ final class KafkaLoad implements AutoCloseable {
     }
 
     /**
+     * Fails, naming the topic and the bootstrap, unless {@code endpoint}'s topic exists; loads the
+     * Kafka client on the way ({@link KafkaSources#partitionCount}).
+     */
+    static void checkTopic(KafkaEndpoint endpoint) {
+        try {
+            KafkaSources.partitionCount(consumerProperties(endpoint), endpoint.topic(), KafkaSourceOptions.DEFAULT_METADATA_TIMEOUT);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + " on " + endpoint.bootstrap());
+        }
+    }
+
+    private static Map<String, Object> consumerProperties(KafkaEndpoint endpoint) {
+        return Map.of("bootstrap.servers", endpoint.bootstrap());
+    }
+
+    /**
      * Source, query and latency sink, into a new pipeline for each execution of the job (a cluster
      * runs it again after a lost member), ending in sinks that report to {@code run}.
      */
@@ -142,7 +158,7 @@ final class KafkaLoad implements AutoCloseable {
             return item;
         };
         KafkaSourceOptions options = KafkaSourceOptions.defaults(deadLetters);
-        return KafkaSources.kafka(Map.of("bootstrap.servers", endpoint.bootstrap()), endpoint.topic(), counting,
+        return KafkaSources.kafka(consumerProperties(endpoint), endpoint.topic(), counting,
                 scenario.bounded() ? options.endingAt(r -> r.headers().lastHeader(EndOfStream.HEADER) != null) : options);
     }
 
