@@ -118,17 +118,21 @@ def sweep_abandoned() -> list[str]:
     """Tears down the runs whose runner is gone (killed before it could); their run ids."""
     swept = []
     for record in sorted(OWNERS.glob("*")) if OWNERS.is_dir() else []:
-        try:
-            os.kill(int(record.read_text().strip()), 0)
-            continue  # its runner lives
-        except (ProcessLookupError, ValueError):
-            pass
-        except PermissionError:
+        if _lives(record.read_text().strip()):
             continue
         remove_namespaces(f"{PREFIX}{record.name}-")
         record.unlink(missing_ok=True)
         swept.append(record.name)
     return swept
+
+
+def _lives(pid: str) -> bool:
+    """Whether the process `pid` runs: a zombie (killed, not yet reaped by its parent) does not."""
+    try:
+        stat = Path(f"/proc/{int(pid)}/stat").read_text()
+    except (OSError, ValueError):
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"  # the state follows the command name, which may hold spaces
 
 
 def require_root() -> None:

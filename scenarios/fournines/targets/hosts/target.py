@@ -34,6 +34,7 @@ from fournines.targets.remote.kafka import check_kafka_hosts, new_kafka_cluster_
 from fournines.targets.remote.run import run_on
 from fournines_analysis.errors import write_text
 
+STATE_PREFIX = "fournines-hosts-"  # a run's folder in the temporary directory: its SSH keys and inventory, named with its run id
 PORTS = Ports(member=5701, management=5801)
 PYTHON = "/usr/bin/python3"  # what Ansible runs its modules with on the hosts: this machine's
 # A broker shares this machine with every other host: a small heap (the kafka role's is an i3.2xlarge's).
@@ -65,12 +66,14 @@ def run(scenario: dict, jar: Path, profile: bool, results_root: Path) -> int:
         print(str(e), file=sys.stderr)
         return EXIT_BAD_REQUEST
     for swept in sweep_abandoned():
+        for state in Path(tempfile.gettempdir()).glob(f"{STATE_PREFIX}{swept}-*"):
+            shutil.rmtree(state, ignore_errors=True)  # its SSH keys and inventory
         print(f"hosts: removed the emulated hosts of run {swept}, whose runner had died", file=sys.stderr)
     run_dir = new_results_folder(scenario["name"], results_root)
     print(f"results: {run_dir}", file=sys.stderr)
     write_text(run_dir / "scenario.json", json.dumps(scenario, indent=2) + "\n")
     run_id = secrets.token_hex(4)
-    state = Path(tempfile.mkdtemp(prefix=f"fournines-hosts-{run_id}-"))
+    state = Path(tempfile.mkdtemp(prefix=f"{STATE_PREFIX}{run_id}-"))
     groups = {"members": _named("member", scenario["cluster"]["members"]), "brokers": _named("broker", kafka.brokers),
               "loadgens": _named("loadgen", kafka.loadgens)}
     hosts = [name for names in groups.values() for name in names]

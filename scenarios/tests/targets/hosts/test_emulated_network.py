@@ -5,7 +5,9 @@ and teardown leaves nothing; a run whose runner died is swept."""
 import os
 import subprocess
 import sys
+import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -66,17 +68,19 @@ def test_a_partition_cuts_a_member_off_from_the_others_but_not_from_the_controll
     assert reaches(net, "member-1", "member-2") and reaches(net, "member-2", "member-3")
 
 
-def test_a_run_whose_runner_died_is_swept_with_its_processes():
+@pytest.mark.parametrize("reaped", [True, False], ids=["reaped", "a zombie its parent has not reaped"])
+def test_a_run_whose_runner_died_is_swept_with_its_processes(reaped):
     emulated = EmulatedNetwork(uuid.uuid4().hex[:8], ["member-1"])
     emulated.create()
     sleeper = subprocess.Popen(emulated.run_in("member-1", ["sleep", "600"]))
-    (network.OWNERS / emulated.run_id).write_text(f"{_exited_pid()}\n")
+    runner = subprocess.Popen(["true"])
+    if reaped:
+        runner.wait()
+    else:
+        while Path(f"/proc/{runner.pid}/stat").read_text().split(") ")[1][0] != "Z":
+            time.sleep(0.01)
+    (network.OWNERS / emulated.run_id).write_text(f"{runner.pid}\n")
     assert emulated.run_id in network.sweep_abandoned()
     assert sleeper.wait(10) == -9
     assert network.namespaces(f"{network.PREFIX}{emulated.run_id}-") == []
-
-
-def _exited_pid() -> int:
-    child = subprocess.Popen(["true"])
-    child.wait()
-    return child.pid
+    runner.wait()

@@ -122,10 +122,12 @@ def test_ctrl_c_leaves_nothing_behind(tmp_path, when):
     (tmp_path / "scenario.yaml").write_text(SCENARIO.replace("duration: 6s", "duration: 120s"))
     output = tmp_path / "runner.err"
     with open(output, "w") as err:
+        # As from a terminal: SIGINT acted on even if this test runs where it is ignored (a background job of a script).
         runner = subprocess.Popen([sys.executable, "-m", "fournines", "run", str(tmp_path / "scenario.yaml"),
                                    "--results-root", str(tmp_path / "results")],
                                   stderr=err, stdout=subprocess.DEVNULL, start_new_session=True,
-                                  env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+                                  env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 300
         while not (len(network.namespaces()) >= 3 if when == "building the hosts" else "warmup" in output.read_text()):
@@ -136,6 +138,7 @@ def test_ctrl_c_leaves_nothing_behind(tmp_path, when):
     finally:
         if runner.poll() is None:
             os.killpg(runner.pid, signal.SIGKILL)
+            runner.wait()
     assert runner.returncode == 130, output.read_text()[-3000:]
     assert network.namespaces() == []
     assert glob.glob("/tmp/fournines-hosts-*") == [] and list(network.OWNERS.glob("*")) == []
