@@ -107,6 +107,7 @@ class _Run:
         self.t0: float | None = None
         self.shared_start = False  # t0 is the shared start the jobs were given
         self.running = False  # a member has reported progress
+        self.reported: set[int] = set()  # the members that have reported progress: their job runs
         self.left: set[int] = set()  # members whose part left the job (paused and dropped), as last asked
 
     def play(self, expected_s: float, start_load) -> None:
@@ -126,7 +127,10 @@ class _Run:
             deadline = time.monotonic() + self.plan.start_lead_s + expected_s + STARTUP_AND_FLUSH_S
             next_status = time.monotonic() + STATUS_EVERY_S
             while not all(self._finished(i) for i in self.plan.finishers):
-                if self.t0 is not None:
+                # A fault's `at` counts from t0, but no fault comes before every member runs its job: a
+                # start in the past (a checked run's members slow to come up) or a slow prepare (a cold
+                # Kafka client) would otherwise put it in the start-up, before the first snapshot.
+                if self.t0 is not None and self.reported >= self.job_of.keys():
                     self.schedule.start(self.t0)
                 if self.running and start_load is not None:
                     start_load, starting = None, start_load
@@ -298,6 +302,7 @@ class _Run:
     def _progressed(self, i: int, progress: Progress) -> None:
         if i in self.job_of:
             self.running = True
+            self.reported.add(i)
             if not self.shared_start:
                 self.t0 = min(self.t0 or math.inf, time.time() - progress.elapsed_s)
         members = [i for i in self.plan.finishers if self._live(i)] if self.plan.consumer is None else []
