@@ -19,6 +19,11 @@ public abstract class DelegatingProcessor implements Processor {
     }
 
     @Override
+    public boolean cutsBatches() {
+        return delegate.cutsBatches();
+    }
+
+    @Override
     public boolean isCooperative() {
         return delegate.isCooperative();
     }

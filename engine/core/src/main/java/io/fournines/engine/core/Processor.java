@@ -19,6 +19,15 @@ public interface Processor {
     }
 
     /**
+     * A source that, in micro-batch or group execution, emits its items batch by batch as
+     * {@link Context#sourceBatches()} releases them, each batch followed by its {@link BatchMarker}.
+     * A source that does not is taken as finite there: its every batch ends only when it does.
+     */
+    default boolean cutsBatches() {
+        return false;
+    }
+
+    /**
      * A cooperative processor shares a worker thread with others, so each call must return within
      * about a millisecond. A non-cooperative one gets a thread of its own and may block briefly.
      */
@@ -150,5 +159,10 @@ public interface Processor {
 
         /** The partition a key belongs to on this job's partitioned edges and in its snapshots. */
         int partitionOf(Object key);
+
+        /** What a source that cuts batches follows in micro-batch or group execution; null in continuous execution. */
+        default SourceBatches sourceBatches() {
+            return null;
+        }
     }
 }

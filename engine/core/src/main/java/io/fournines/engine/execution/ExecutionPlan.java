@@ -9,6 +9,7 @@ import io.fournines.engine.network.JobNetwork;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -62,10 +63,13 @@ public final class ExecutionPlan {
      * that every member of {@code network} runs: distributed edges cross members.
      */
     public static void start(Dag dag, TaskletExecutionService service, JobExecution execution, JobNetwork network) throws Exception {
+        if (execution.batches() != null && network != null) {
+            throw new IllegalArgumentException(execution.batches().model().kind() + " execution runs on one member so far, not on a cluster");
+        }
         ExecutionPlan plan = new ExecutionPlan(service, network);
         List<Vertex> order = dag.validate();
         for (Vertex v : order) {
-            plan.createInstances(v, execution.metrics());
+            plan.createInstances(v, execution);
         }
         List<Edge> edges = dag.edges();
         for (int id = 0; id < edges.size(); id++) {
@@ -77,10 +81,11 @@ public final class ExecutionPlan {
                 plan.connect(e);
             }
         }
-        plan.launch(order, execution);
+        plan.launch(order, edges, execution);
     }
 
-    private void createInstances(Vertex v, JobMetrics metrics) {
+    private void createInstances(Vertex v, JobExecution execution) {
+        JobMetrics metrics = execution.metrics();
         int parallelism = v.parallelismOn(service.cooperativeWorkerCount());
         Instance[] created = new Instance[parallelism];
         for (int i = 0; i < parallelism; i++) {
@@ -88,8 +93,8 @@ public final class ExecutionPlan {
             if (p == null) {
                 throw new IllegalStateException("the processor supplier of vertex '" + v + "' returned null");
             }
-            ProcessorContext ctx = network == null ? new ProcessorContext(v.name(), i, parallelism, metrics, partitioner)
-                    : new ProcessorContext(v.name(), i, parallelism, network.memberIndex(), network.memberCount(), metrics, partitioner);
+            ProcessorContext ctx = network == null ? new ProcessorContext(v.name(), i, parallelism, metrics, partitioner, execution.batches())
+                    : new ProcessorContext(v.name(), i, parallelism, network.memberIndex(), network.memberCount(), metrics, partitioner, null);
             Worker w = p.isCooperative()
                     ? service.cooperativeWorker(i % service.cooperativeWorkerCount())
                     : service.newDedicatedWorker(v.name() + "#" + i);
@@ -151,23 +156,49 @@ public final class ExecutionPlan {
 
     @SuppressWarnings("unchecked")
     private static OneToOneConcurrentArrayQueue<Object>[] nonNull(OneToOneConcurrentArrayQueue<Object>[] queues) {
-        return java.util.Arrays.stream(queues).filter(q -> q != null).toArray(OneToOneConcurrentArrayQueue[]::new);
+        return Arrays.stream(queues).filter(q -> q != null).toArray(OneToOneConcurrentArrayQueue[]::new);
     }
 
     private static WorkerParker[] otherWorkers(Set<Worker> workers, Worker own) {
         return workers.stream().filter(w -> w != own).map(Worker::parker).toArray(WorkerParker[]::new);
     }
 
-    private void launch(List<Vertex> order, JobExecution execution) throws Exception {
+    /**
+     * Micro-batch and group execution: each vertex's stage (a shuffle, any edge but an isolated one,
+     * starts the next), told to the scheduler with the workers its launches wake.
+     */
+    private Map<Vertex, Integer> stages(List<Vertex> order, List<Edge> edges, BatchScheduler scheduler) {
+        Map<Vertex, Integer> stage = new HashMap<>();
+        for (Vertex v : order) {
+            stage.put(v, edges.stream().filter(e -> e.destination() == v)
+                    .mapToInt(e -> stage.get(e.source()) + (e.routingPolicy() == RoutingPolicy.ISOLATED ? 0 : 1)).max().orElse(0));
+        }
+        int[] tasklets = new int[stage.values().stream().mapToInt(Integer::intValue).max().orElse(0) + 1];
+        order.forEach(v -> tasklets[stage.get(v)] += instances.get(v).length);
+        boolean cuts = order.stream().flatMap(v -> Arrays.stream(instances.get(v)))
+                .anyMatch(in -> in.inbound.isEmpty() && in.processor.cutsBatches());
+        if (!cuts) {
+            throw new IllegalArgumentException(scheduler.model().kind() + " execution needs a source that cuts batches (the generator); this job has none");
+        }
+        scheduler.plan(tasklets, instances.values().stream().flatMap(java.util.Arrays::stream).map(in -> in.worker.parker()).distinct().toList());
+        return stage;
+    }
+
+    private void launch(List<Vertex> order, List<Edge> edges, JobExecution execution) throws Exception {
         List<ProcessorTasklet> tasklets = new ArrayList<>();
         List<Worker> workers = new ArrayList<>();
+        BatchScheduler scheduler = execution.batches();
+        Map<Vertex, Integer> stages = scheduler == null ? Map.of() : stages(order, edges, scheduler);
+        Map<Integer, Integer> nextInStage = new HashMap<>();
         for (Vertex v : order) {
             for (Instance in : instances.get(v)) {
+                TaskletBatches batches = scheduler == null ? TaskletBatches.NONE
+                        : new TaskletBatches(scheduler, stages.get(v), nextInStage.merge(stages.get(v), 1, Integer::sum) - 1);
                 TaskletSnapshots snapshots = new TaskletSnapshots(execution.snapshots(), in.context, partitioner);
                 OutboxImpl outbox = new OutboxImpl(in.outbound.toArray(OutboundCollector[]::new), service.config().outboxBatchLimit(),
                         snapshots.enabled() ? snapshots.writer() : null);
                 ProcessorTasklet t = new ProcessorTasklet(in.processor, in.context, outbox, in.inbound.toArray(InboundStream[]::new), execution,
-                        otherWorkers(in.downstream, in.worker), otherWorkers(in.upstream, in.worker), snapshots);
+                        otherWorkers(in.downstream, in.worker), otherWorkers(in.upstream, in.worker), snapshots, batches);
                 try {
                     t.init();
                 } catch (Exception | Error e) {

@@ -21,10 +21,10 @@ public final class IdleTasklets {
         JobExecution execution = new JobExecution();
         for (int i = 0; i < tasklets; i++) {
             OneToOneConcurrentArrayQueue<Object>[] input = new OneToOneConcurrentArrayQueue[] {new OneToOneConcurrentArrayQueue<>(1024)};
-            ProcessorContext context = new ProcessorContext("idle", i, tasklets, execution.metrics(), new Partitioner(Partitioner.DEFAULT_PARTITION_COUNT));
+            ProcessorContext context = new ProcessorContext("idle", i, tasklets, execution.metrics(), new Partitioner(Partitioner.DEFAULT_PARTITION_COUNT), null);
             round[i] = new ProcessorTasklet(new NeverFedP(), context, new OutboxImpl(new OutboundCollector[0], 2048),
                     new InboundStream[] {new InboundStream(0, 0, input)}, execution, new WorkerParker[0], new WorkerParker[0],
-                    new TaskletSnapshots(execution.snapshots(), context, new Partitioner(Partitioner.DEFAULT_PARTITION_COUNT)));
+                    new TaskletSnapshots(execution.snapshots(), context, new Partitioner(Partitioner.DEFAULT_PARTITION_COUNT)), TaskletBatches.NONE);
             round[i].init();
         }
     }

@@ -7,11 +7,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running state of one job: how many tasklets are still alive, why it is ending if it is ending
- * early, and its snapshots. Tasklets poll {@link #isTerminating()} at the start of every call.
+ * early, its snapshots and, in micro-batch or group execution, its batch scheduler. Tasklets poll
+ * {@link #isTerminating()} at the start of every call.
  */
 public final class JobExecution {
 
     private final SnapshotCoordinator snapshots;
+    /** Null in continuous execution. */
+    private final BatchScheduler batches;
 
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private final JobMetrics metrics = new JobMetrics();
@@ -20,15 +23,25 @@ public final class JobExecution {
     private volatile boolean terminating;
 
     public JobExecution() {
-        this(SnapshotCoordinator.none());
+        this(SnapshotCoordinator.none(), null);
     }
 
-    public JobExecution(SnapshotCoordinator snapshots) {
+    /** @param batches the scheduler of a micro-batch or group job; null: continuous execution */
+    public JobExecution(SnapshotCoordinator snapshots, BatchScheduler batches) {
         this.snapshots = snapshots;
+        this.batches = batches;
+        if (batches != null) {
+            completion.whenComplete((ok, failed) -> batches.stop());
+        }
     }
 
     public SnapshotCoordinator snapshots() {
         return snapshots;
+    }
+
+    /** Null in continuous execution. */
+    public BatchScheduler batches() {
+        return batches;
     }
 
     public CompletableFuture<Void> completion() {

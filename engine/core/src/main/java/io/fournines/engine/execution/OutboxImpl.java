@@ -1,5 +1,6 @@
 package io.fournines.engine.execution;
 
+import io.fournines.engine.core.BatchMarker;
 import io.fournines.engine.core.ControlItem;
 import io.fournines.engine.core.Outbox;
 import io.fournines.engine.snapshot.SnapshotWriter;
@@ -24,6 +25,8 @@ final class OutboxImpl implements Outbox {
     private int emittedThisCall;
     private int dataItemsThisCall;
     private boolean wroteThisCall;
+    /** The highest batch whose marker went to every output ({@link #offer(Object)}: a source's, micro-batch and group execution). */
+    private long lastBatchMarker = -1;
 
     OutboxImpl(OutboundCollector[] collectors, int batchLimit) {
         this(collectors, batchLimit, null);
@@ -98,6 +101,9 @@ final class OutboxImpl implements Outbox {
             }
         }
         if (all) {
+            if (item instanceof BatchMarker marker) {
+                lastBatchMarker = marker.batch();
+            }
             pendingItem = null;
             emittedThisCall++;
             if (!control) {
@@ -110,6 +116,11 @@ final class OutboxImpl implements Outbox {
     @Override
     public boolean hasReachedLimit() {
         return emittedThisCall >= batchLimit;
+    }
+
+    /** The highest batch whose marker was accepted by every output, -1 if none was. */
+    long lastBatchMarker() {
+        return lastBatchMarker;
     }
 
     /** Data items (not watermarks or other control items) accepted since the call began. */

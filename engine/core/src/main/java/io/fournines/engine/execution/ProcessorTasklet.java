@@ -1,5 +1,6 @@
 package io.fournines.engine.execution;
 
+import io.fournines.engine.core.BatchMarker;
 import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.DoneItem;
 import io.fournines.engine.core.Processor;
@@ -15,13 +16,16 @@ import java.util.Comparator;
  * watermarks across its inputs, completes it when its inputs are done, and finally sends the done
  * item downstream. In a job with snapshots it first restores the processor's state, and saves it
  * whenever a snapshot's barrier has arrived on every input (a source: when the snapshot starts),
- * then passes the barrier on. Each call does a bounded amount of work and never blocks.
+ * then passes the barrier on. In micro-batch and group execution it passes each batch's marker on
+ * once the marker has arrived on every input and what came before is processed, and tells the
+ * scheduler (a source: once its processor has sent the marker). Each call does a bounded amount of
+ * work and never blocks.
  */
 final class ProcessorTasklet implements Tasklet {
 
     private enum State {
         RESTORE, FINISH_RESTORE, PROCESS_INPUT, PROCESS_WATERMARK, PROCESS_IDLE, EMIT_IDLE, COMPLETE_EDGE, COMPLETE,
-        SAVE_SNAPSHOT, PREPARE_COMMIT, EMIT_BARRIER, SAVE_FINAL_STATE, PREPARE_FINAL_COMMIT, EMIT_DONE, AWAIT_FINAL_COMMIT, END
+        SAVE_SNAPSHOT, PREPARE_COMMIT, EMIT_BARRIER, EMIT_MARKER, SAVE_FINAL_STATE, PREPARE_FINAL_COMMIT, EMIT_DONE, AWAIT_FINAL_COMMIT, END
     }
 
     /** Snapshot entries handed to the processor per restore call. */
@@ -40,6 +44,7 @@ final class ProcessorTasklet implements Tasklet {
     private final WorkerParker[] downstreamWorkers;
     private final WorkerParker[] upstreamWorkers;
     private final TaskletSnapshots snapshots;
+    private final TaskletBatches batches;
 
     private final Counter itemsIn;
     private final Counter itemsOut;
@@ -49,6 +54,8 @@ final class ProcessorTasklet implements Tasklet {
     /** Where to go back to once a snapshot is saved and its barrier sent. */
     private State stateBeforeSnapshot;
     private SnapshotBarrier savingSnapshot;
+    /** The batch marker being passed on; one instance for all retries, like the barrier. */
+    private BatchMarker sendingMarker;
     private int inboxOrdinal;
     private int nextStream;
     private int liveStreams;
@@ -68,7 +75,7 @@ final class ProcessorTasklet implements Tasklet {
 
     ProcessorTasklet(Processor processor, Processor.Context context, OutboxImpl outbox, InboundStream[] streams,
                      JobExecution execution, WorkerParker[] downstreamWorkers, WorkerParker[] upstreamWorkers,
-                     TaskletSnapshots snapshots) {
+                     TaskletSnapshots snapshots, TaskletBatches batches) {
         this.processor = processor;
         this.context = context;
         this.outbox = outbox;
@@ -80,6 +87,7 @@ final class ProcessorTasklet implements Tasklet {
         this.downstreamWorkers = downstreamWorkers;
         this.upstreamWorkers = upstreamWorkers;
         this.snapshots = snapshots;
+        this.batches = batches;
         this.liveStreams = streams.length;
         this.state = snapshots.restoring() ? State.RESTORE : runningState();
         this.itemsIn = context.counter("itemsIn");
@@ -106,7 +114,13 @@ final class ProcessorTasklet implements Tasklet {
             snapshots.commitFinished();
             progress = true;
         }
+        if (batches.enabled()) {
+            batches.notice();
+        }
         step();
+        if (streams.length == 0 && batches.enabled()) {
+            batches.finished(outbox.lastBatchMarker());
+        }
         int emitted = outbox.dataItemsThisCall();
         if (emitted > 0) {
             itemsOut.add(emitted);
@@ -132,6 +146,7 @@ final class ProcessorTasklet implements Tasklet {
             case SAVE_SNAPSHOT -> saveSnapshot();
             case PREPARE_COMMIT -> prepareCommit();
             case EMIT_BARRIER -> emitBarrier();
+            case EMIT_MARKER -> emitMarker();
             case SAVE_FINAL_STATE -> saveFinalState();
             case PREPARE_FINAL_COMMIT -> prepareFinalCommit();
             case EMIT_DONE -> emitDone();
@@ -163,7 +178,7 @@ final class ProcessorTasklet implements Tasklet {
     }
 
     private void processInput() {
-        if (inbox.isEmpty() && pendingWatermark == WatermarkCoalescer.NONE && completedOrdinal < 0 && startSnapshotIfDue()) {
+        if (inbox.isEmpty() && pendingWatermark == WatermarkCoalescer.NONE && completedOrdinal < 0 && (startSnapshotIfDue() || finishBatchIfDue())) {
             return;
         }
         if (inbox.isEmpty()) {
@@ -218,7 +233,7 @@ final class ProcessorTasklet implements Tasklet {
                 continue;
             }
             // A stream with no queues at all (e.g. a non-target of an all-to-one edge) is done from the start.
-            if (!stream.drainTo(inbox, snapshots.blockInputsFromBarrier()) && !stream.isDone()) {
+            if (!stream.drainTo(inbox, snapshots.blockInputsFromBarrier(), batches.readableThrough()) && !stream.isDone()) {
                 continue;
             }
             progress = true;
@@ -325,6 +340,39 @@ final class ProcessorTasklet implements Tasklet {
         return true;
     }
 
+    /**
+     * Between items, with the next batch's marker in from every input (or the input done): that batch
+     * is finished here, so its marker goes on.
+     */
+    private boolean finishBatchIfDue() {
+        if (!batches.enabled() || liveStreams == 0) {
+            return false;  // a source's processor sends its markers; with every input done, the done item ends every batch
+        }
+        long next = batches.next();
+        // Never past what is launched: an input with no queues (an all-to-one edge's non-target) has every marker.
+        if (next > batches.launched()) {
+            return false;
+        }
+        for (InboundStream stream : streams) {
+            if (!stream.reachedBatch(next)) {
+                return false;
+            }
+        }
+        sendingMarker = new BatchMarker(next);
+        state = State.EMIT_MARKER;
+        progress = true;
+        emitMarker();
+        return true;
+    }
+
+    private void emitMarker() {
+        if (outbox.offerControl(sendingMarker)) {
+            progress = true;
+            batches.finished(sendingMarker.batch());
+            state = State.PROCESS_INPUT;
+        }
+    }
+
     private void saveSnapshot() {
         if (processor.saveToSnapshot()) {
             state = State.PREPARE_COMMIT;
@@ -373,6 +421,7 @@ final class ProcessorTasklet implements Tasklet {
     private void emitDone() {
         if (outbox.offerControl(DoneItem.DONE)) {
             progress = true;
+            batches.ended();
             if (snapshots.enabled()) {
                 finalStateSnapshot = snapshots.ended();
                 state = State.AWAIT_FINAL_COMMIT;

@@ -131,7 +131,7 @@ final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
                 doneWritten = true;
                 break;
             }
-            if (sentEntries >= limit || !input.drainTo(inbox, alignBarriers ? forwardedBarrier + 1 : Long.MAX_VALUE)) {
+            if (sentEntries >= limit || !input.drainTo(inbox, alignBarriers ? forwardedBarrier + 1 : Long.MAX_VALUE, Long.MAX_VALUE)) {
                 break;
             }
             drained = true;

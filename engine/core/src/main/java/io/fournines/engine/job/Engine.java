@@ -1,6 +1,8 @@
 package io.fournines.engine.job;
 
 import io.fournines.engine.dag.Dag;
+import io.fournines.engine.core.Clocks;
+import io.fournines.engine.execution.BatchScheduler;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.execution.ExecutionPlan;
 import io.fournines.engine.execution.JobExecution;
@@ -20,9 +22,9 @@ public final class Engine implements AutoCloseable {
 
     private final TaskletExecutionService executionService;
     private final AtomicLong jobCounter = new AtomicLong();
-    /** Starts the snapshots of every job; its one thread only flips a flag the sources read. */
-    private final ScheduledExecutorService snapshotTimer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "fournines-snapshot-timer");
+    /** Starts the snapshots and launches the batches of every job; its one thread only flips what tasklets read. */
+    private final ScheduledExecutorService jobTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fournines-job-timer");
         t.setDaemon(true);
         return t;
     });
@@ -67,7 +69,8 @@ public final class Engine implements AutoCloseable {
      */
     public Job newJob(Dag dag, JobConfig config, JobNetwork network) {
         SnapshotCoordinator snapshots = new SnapshotCoordinator(config.guarantee(), config.store(), config.restoreFrom());
-        JobExecution execution = new JobExecution(snapshots);
+        BatchScheduler batches = config.execution().batched() ? new BatchScheduler(config.execution(), epochNanos()) : null;
+        JobExecution execution = new JobExecution(snapshots, batches);
         String name = "job-" + jobCounter.incrementAndGet();
         try {
             ExecutionPlan.start(dag, executionService, execution, network);
@@ -78,15 +81,22 @@ public final class Engine implements AutoCloseable {
         }
         if (snapshots.enabled() && network == null) {
             long interval = config.snapshotInterval().toNanos();
-            ScheduledFuture<?> timer = snapshotTimer.scheduleWithFixedDelay(snapshots::tryStartSnapshot, interval, interval, TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> timer = jobTimer.scheduleWithFixedDelay(snapshots::tryStartSnapshot, interval, interval, TimeUnit.NANOSECONDS);
             execution.completion().whenComplete((ok, failure) -> timer.cancel(false));
+        }
+        if (batches != null) {
+            batches.start(jobTimer);
         }
         return new Job(name, execution);
     }
 
+    private static long epochNanos() {
+        return Clocks.pair()[1];
+    }
+
     @Override
     public void close() {
-        snapshotTimer.shutdownNow();
+        jobTimer.shutdownNow();
         executionService.close();
     }
 }

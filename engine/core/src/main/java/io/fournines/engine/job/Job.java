@@ -1,5 +1,6 @@
 package io.fournines.engine.job;
 
+import io.fournines.engine.execution.BatchScheduler;
 import io.fournines.engine.execution.JobExecution;
 
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /** A submitted job: wait for it, or cancel it. */
@@ -114,6 +116,16 @@ public final class Job {
     /** Every member saved snapshot {@code id}: it becomes this member's restore point. */
     public void commitSnapshot(long id) {
         execution.snapshots().commitSnapshot(id);
+    }
+
+    /**
+     * Micro-batch and group execution: hands {@code to} each stage's times of every batch done since
+     * the last call (launched, started, done), in batch order; nothing in continuous execution.
+     */
+    public void drainBatchTimes(Consumer<BatchScheduler.StageTimes> to) {
+        if (execution.batches() != null) {
+            execution.batches().drainFinished(to);
+        }
     }
 
     public boolean isDone() {

@@ -1,19 +1,28 @@
 package io.fournines.engine.job;
 
 import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.execution.ExecutionModel;
 import io.fournines.engine.snapshot.SnapshotStore;
 
 import java.time.Duration;
 
 /**
- * How a job runs: its processing guarantee, how often it takes a snapshot, where snapshots go, and
- * which committed snapshot, if any, it starts from.
+ * How a job runs: its processing guarantee, how often it takes a snapshot, where snapshots go,
+ * which committed snapshot, if any, it starts from, and its execution model.
  *
  * @param restoreFrom a snapshot committed in {@code store}, or {@link SnapshotStore#NONE} to start fresh
  */
-public record JobConfig(ProcessingGuarantee guarantee, Duration snapshotInterval, SnapshotStore store, long restoreFrom) {
+public record JobConfig(ProcessingGuarantee guarantee, Duration snapshotInterval, SnapshotStore store, long restoreFrom,
+                        ExecutionModel execution) {
+
+    public JobConfig(ProcessingGuarantee guarantee, Duration snapshotInterval, SnapshotStore store, long restoreFrom) {
+        this(guarantee, snapshotInterval, store, restoreFrom, ExecutionModel.CONTINUOUS);
+    }
 
     public JobConfig {
+        if (execution == null) {
+            throw new IllegalArgumentException("execution must be given (ExecutionModel.CONTINUOUS by default)");
+        }
         if (guarantee != ProcessingGuarantee.NONE) {
             if (store == null) {
                 throw new IllegalArgumentException("guarantee " + guarantee + " needs a snapshot store");
@@ -44,6 +53,11 @@ public record JobConfig(ProcessingGuarantee guarantee, Duration snapshotInterval
 
     /** The same job, started from the latest snapshot committed in the store (fresh if none is). */
     public JobConfig restoringLatest() {
-        return new JobConfig(guarantee, snapshotInterval, store, store.latestCommitted());
+        return new JobConfig(guarantee, snapshotInterval, store, store.latestCommitted(), execution);
+    }
+
+    /** The same job under another execution model. */
+    public JobConfig executing(ExecutionModel model) {
+        return new JobConfig(guarantee, snapshotInterval, store, restoreFrom, model);
     }
 }

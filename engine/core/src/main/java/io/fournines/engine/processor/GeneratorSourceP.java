@@ -1,10 +1,12 @@
 package io.fournines.engine.processor;
 
 import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.BatchMarker;
 import io.fournines.engine.core.BroadcastKey;
+import io.fournines.engine.core.Clocks;
+import io.fournines.engine.core.SourceBatches;
 import io.fournines.engine.core.Watermark;
 
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -40,7 +42,7 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
          */
         public static SharedStart at(long epochNanos) {
             SharedStart start = new SharedStart();
-            long[] now = clockPair();
+            long[] now = Clocks.pair();
             start.origin.set(new long[] {now[0] + (epochNanos - now[1]), epochNanos});
             return start;
         }
@@ -48,35 +50,15 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         /** {nanoTime at start, epoch nanos at the same instant} */
         long[] get() {
             if (origin.get() == null) {
-                origin.compareAndSet(null, clockPair());
+                origin.compareAndSet(null, Clocks.pair());
             }
             return origin.get();
         }
 
         /** The origin of a schedule that started at {@code startEpochNanos}, in this JVM's nanoTime. */
         static long[] resumedAt(long startEpochNanos) {
-            long[] now = clockPair();
+            long[] now = Clocks.pair();
             return new long[] {now[0] - (now[1] - startEpochNanos), startEpochNanos};
-        }
-
-        /**
-         * Reads both clocks as close together as it can: the tightest of a few nanoTime brackets
-         * around a wall-clock read. A skew between the two would shift every latency this source
-         * feeds (the first wall-clock read of a JVM alone can take milliseconds).
-         */
-        private static long[] clockPair() {
-            long[] best = null;
-            long bestWidth = Long.MAX_VALUE;
-            for (int attempt = 0; attempt < 10; attempt++) {
-                long before = System.nanoTime();
-                Instant now = Instant.now();
-                long after = System.nanoTime();
-                if (after - before < bestWidth) {
-                    bestWidth = after - before;
-                    best = new long[] {before + (after - before) / 2, now.getEpochSecond() * 1_000_000_000L + now.getNano()};
-                }
-            }
-            return best;
         }
     }
 
@@ -118,6 +100,12 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     private Object pendingItem;
     private int pendingSlice;
     private Watermark pendingWatermark;
+    /** Null in continuous execution. */
+    private SourceBatches batches;
+    /** The batch whose marker comes next. */
+    private long nextBatch;
+    private BatchMarker pendingMarker;
+    private long emittedThisCall;
 
     /**
      * @param itemsPerSecond total rate over all instances
@@ -138,8 +126,14 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     }
 
     @Override
+    public boolean cutsBatches() {
+        return true;
+    }
+
+    @Override
     protected void init(Context context) {
         this.context = context;
+        this.batches = context.sourceBatches();
         long[] origin = sharedStart.get();
         startNanos = origin[0];
         startEpochNanos = origin[1];
@@ -162,29 +156,61 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
             return false;
         }
         long now = System.nanoTime();
-        long emitted = 0;
+        emittedThisCall = 0;
         try {
-            while (nextSequence < maxItems && dueNanos(nextSequence) <= now) {
-                long due = dueNanos(nextSequence);
-                T item = factory.create(nextSequence, startEpochNanos + (due - startNanos));
-                pendingSlice = current;
-                sliceNext[current] += step;
-                selectNext();
-                emitted++;
-                pendingItem = item;
-                if (watermarks != null) {
-                    long wm = watermarks.observe(item);
-                    pendingWatermark = wm == WatermarkGenerator.NONE ? null : new Watermark(wm);
-                }
-                if (!flushPending()) {
-                    return false;
-                }
+            if (batches == null) {
+                emitDue(now, Long.MAX_VALUE);
+            } else {
+                emitReleasedBatches(now);
             }
         } finally {
-            monitor.addEmitted(emitted);
+            monitor.addEmitted(emittedThisCall);
             monitor.reportLag(index, nextSequence < maxItems ? Math.max(0, now - dueNanos(nextSequence)) : 0);
         }
-        return nextSequence >= maxItems;
+        return nextSequence >= maxItems && pendingItem == null && pendingWatermark == null && pendingMarker == null;
+    }
+
+    /**
+     * Micro-batch and group execution: every released batch whose end has passed, whole, each
+     * followed by its marker, until the outbox refuses.
+     */
+    private void emitReleasedBatches(long now) {
+        long released = batches.releasedBefore(startEpochNanos + (now - startNanos));
+        while (true) {
+            long end = batches.endOf(nextBatch);
+            if (!emitDue(now, Math.min(end, released)) || end > released || nextSequence >= maxItems) {
+                return;
+            }
+            pendingMarker = new BatchMarker(nextBatch++);
+            if (!flushPending()) {
+                return;
+            }
+        }
+    }
+
+    /** Emits the items due by {@code now} and scheduled before {@code beforeEpochNanos}; false while the outbox refuses. */
+    private boolean emitDue(long now, long beforeEpochNanos) {
+        while (nextSequence < maxItems) {
+            long due = dueNanos(nextSequence);
+            long scheduled = startEpochNanos + (due - startNanos);
+            if (due > now || scheduled >= beforeEpochNanos) {
+                return true;
+            }
+            T item = factory.create(nextSequence, scheduled);
+            pendingSlice = current;
+            sliceNext[current] += step;
+            selectNext();
+            emittedThisCall++;
+            pendingItem = item;
+            if (watermarks != null) {
+                long wm = watermarks.observe(item);
+                pendingWatermark = wm == WatermarkGenerator.NONE ? null : new Watermark(wm);
+            }
+            if (!flushPending()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Points {@link #current} and {@link #nextSequence} at the slice whose next item comes first. */
@@ -244,7 +270,7 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         }
     }
 
-    /** Emits the item and then the watermark it produced; false while either is refused. */
+    /** Emits the item, the watermark it produced and a batch's marker; false while any is refused. */
     private boolean flushPending() {
         if (pendingItem != null) {
             if (!tryEmit(pendingItem)) {
@@ -258,13 +284,24 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
             }
             pendingWatermark = null;
         }
+        if (pendingMarker != null) {
+            if (!tryEmit(pendingMarker)) {
+                return false;
+            }
+            pendingMarker = null;
+        }
         return true;
     }
 
     @Override
     public long nextDeadlineNanos() {
-        if (pendingItem != null || pendingWatermark != null || nextSequence >= maxItems) {
+        if (pendingItem != null || pendingWatermark != null || pendingMarker != null || nextSequence >= maxItems) {
             return Long.MAX_VALUE;
+        }
+        if (batches != null) {
+            // The next batch's end, if it is released; else the scheduler wakes the worker when it launches it.
+            long end = batches.endOf(nextBatch);
+            return end <= batches.releasedBefore(Long.MAX_VALUE) ? startNanos + (end - startEpochNanos) : Long.MAX_VALUE;
         }
         // This instance's items are step / slices apart on average.
         long gap = Math.max(1, step / Math.max(1, slices.length));

@@ -91,7 +91,11 @@ public final class ReferenceResults {
      * was declared complete.
      */
     public static void assertMatchesReference(String query, BoundedJob job) throws Exception {
-        long start = startEpochNanos();
+        assertMatchesReference(query, startEpochNanos(), job);
+    }
+
+    /** The same, over the schedule starting at {@code start} (epoch ns): a start ahead paces the events. */
+    public static void assertMatchesReference(String query, long start, BoundedJob job) throws Exception {
         List<Object> results = new ArrayList<>();
         RunContext run = collectingRun(results, start);
         try {

@@ -1,12 +1,15 @@
 package io.fournines.nexmark.fournines;
 
 import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.execution.ExecutionModel;
 import io.fournines.engine.job.Engine;
+import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.nexmark.driver.ReferenceResults;
 import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.generator.EventSchedule;
+import io.fournines.nexmark.query.QueryParameters;
 import io.fournines.nexmark.queries.YsbCampaignViews;
 import io.fournines.nexmark.ysb.AdEvent;
 import io.fournines.nexmark.ysb.YsbAds;
@@ -14,8 +17,10 @@ import io.fournines.nexmark.ysb.YsbGenerator;
 import io.fournines.nexmark.ysb.YsbReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -25,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each query the reference engine's member runs, fed by its own paced source over the bounded input
- * the peers' tests use, gives the reference results and declares the same windows complete.
+ * the peers' tests use, gives the reference results and declares the same windows complete, under
+ * each of the three execution models.
  */
 class FourninesQueriesMatchReferenceTest {
 
@@ -33,27 +39,53 @@ class FourninesQueriesMatchReferenceTest {
         return ReferenceResults.queriesOf(FourninesEngine.NAME);
     }
 
+    /** Micro-batch and group execution, batches of 100 ms: the bounded input's 1.5 s make 15 batches. */
+    static final List<ExecutionModel> BATCHED = List.of(ExecutionModel.microBatch(Duration.ofMillis(100)), ExecutionModel.group(Duration.ofMillis(100), 5));
+
+    static Stream<Arguments> queriesInBatches() {
+        return queries().flatMap(q -> BATCHED.stream().map(model -> Arguments.of(q, model)));
+    }
+
     @ParameterizedTest
     @MethodSource("queries")
     void matchesTheReference(String query) throws Exception {
-        ReferenceResults.assertMatchesReference(query, (q, run) -> {
-            try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2))) {
-                long startEpochNanos = run.origin()[1];
-                engine.newJob(FourninesPipelines.generatorFed(q, ReferenceResults.parameters(q), ReferenceResults.spec(), 2, run,
-                        new ScheduleMonitor(), () -> GeneratorSourceP.SharedStart.at(startEpochNanos), event -> true, null, null).toDag()).join();
-            }
-        });
+        ReferenceResults.assertMatchesReference(query, (q, run) -> runBounded(q, ReferenceResults.parameters(q), run, ExecutionModel.CONTINUOUS));
     }
 
-    /** YSB over the same bounded schedule, in 200 ms windows: the views per campaign of YSB's own computation. */
+    /** The same results in batches, over a schedule that starts ahead so the events come in many batches, not one. */
+    @ParameterizedTest
+    @MethodSource("queriesInBatches")
+    void matchesTheReferenceInBatches(String query, ExecutionModel model) throws Exception {
+        ReferenceResults.assertMatchesReference(query, startAhead(), (q, run) -> runBounded(q, ReferenceResults.parameters(q), run, model));
+    }
+
+    /** YSB over the same bounded schedule, in 200 ms windows: the views per campaign of YSB's own computation, under every model. */
     @Test
-    void ysbMatchesItsReference() {
-        long start = ReferenceResults.startEpochNanos();
+    void ysbMatchesItsReference() throws Exception {
+        assertYsbMatches(ReferenceResults.startEpochNanos(), ExecutionModel.CONTINUOUS);
+        for (ExecutionModel model : BATCHED) {
+            assertYsbMatches(startAhead(), model);
+        }
+    }
+
+    private static void runBounded(String query, QueryParameters parameters, RunContext run, ExecutionModel model) {
+        try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2))) {
+            long startEpochNanos = run.origin()[1];
+            engine.newJob(FourninesPipelines.generatorFed(query, parameters, ReferenceResults.spec(), 2, run,
+                    new ScheduleMonitor(), () -> GeneratorSourceP.SharedStart.at(startEpochNanos), event -> true, null, null).toDag(),
+                    JobConfig.defaults().executing(model)).join();
+        }
+    }
+
+    private static long startAhead() {
+        return (System.currentTimeMillis() + 200) * 1_000_000L;
+    }
+
+    private static void assertYsbMatches(long start, ExecutionModel model) {
         List<Object> results = new ArrayList<>();
         RunContext run = ReferenceResults.collectingRun(results, start);
-        try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2))) {
-            engine.newJob(FourninesPipelines.generatorFed(YsbCampaignViews.NAME, ReferenceResults.TUMBLING, ReferenceResults.spec(), 2, run,
-                    new ScheduleMonitor(), () -> GeneratorSourceP.SharedStart.at(start), event -> true, null, null).toDag()).join();
+        try {
+            runBounded(YsbCampaignViews.NAME, ReferenceResults.TUMBLING, run, model);
         } finally {
             run.unregister();
         }
@@ -63,7 +95,7 @@ class FourninesQueriesMatchReferenceTest {
         List<YsbReference.CampaignCount> expected = YsbReference.counts(events, YsbAds.standard(), ReferenceResults.TUMBLING.windowMs());
         assertThat(expected).hasSizeGreaterThan(100);
         assertThat(results.stream().map(r -> (YsbCampaignViews.CampaignViews) r)
-                .map(v -> new YsbReference.CampaignCount(v.end(), v.campaignId(), v.views())))
+                .map(v -> new YsbReference.CampaignCount(v.end(), v.campaignId(), v.views()))).as("YSB under %s", model.kind())
                 .containsExactlyInAnyOrderElementsOf(expected);
     }
 }

@@ -1,0 +1,185 @@
+package io.fournines.engine.pipeline;
+
+import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.core.Clocks;
+import io.fournines.engine.execution.BatchScheduler.StageTimes;
+import io.fournines.engine.execution.ExecutionModel;
+import io.fournines.engine.job.Job;
+import io.fournines.engine.job.JobConfig;
+import io.fournines.engine.processor.ScheduleMonitor;
+import io.fournines.engine.window.KeyedWindowResult;
+import io.fournines.engine.window.WindowDefinition;
+import io.fournines.engine.window.WindowResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** One job under the three execution models: the same results, and each model's own schedule. */
+class ExecutionModelsTest extends TestEngines {
+
+    /** Its event time comes from its sequence, so every run has the same windows whenever it starts. */
+    record Event(long sequence, long scheduledEpochNanos) {
+        long timeMs() {
+            return sequence * 1000 / RATE;
+        }
+    }
+
+    record Seen(Event event, long seenEpochNanos) {
+    }
+
+    private static final long BATCH_MS = 50;
+    private static final int RATE = 20_000;
+    private static final int EVENTS = 12_000;
+
+    static Stream<ExecutionModel> models() {
+        return Stream.of(ExecutionModel.CONTINUOUS, ExecutionModel.microBatch(Duration.ofMillis(BATCH_MS)),
+                ExecutionModel.group(Duration.ofMillis(BATCH_MS), 4));
+    }
+
+    /** Windows counted per key over a paced source: two stages (the partials are shuffled to their key's owner). */
+    private static Pipeline windowedCounts(List<KeyedWindowResult<Long, Long>> results) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generator(RATE, EVENTS, (seq, time) -> new Event(seq, time), new ScheduleMonitor()))
+         .withTimestamps(Event::timeMs, 0)
+         .groupingKey(e -> e.sequence() % 7)
+         .window(WindowDefinition.sliding(200, 100))
+         .aggregate(AggregateOperations.counting())
+         .writeTo(Sinks.list(results));
+        return p;
+    }
+
+    private static Job run(Pipeline p, ExecutionModel model) {
+        return engine.newJob(p, JobConfig.defaults().executing(model));
+    }
+
+    @Test
+    void everyModelGivesTheSameWindows() {
+        Map<ExecutionModel.Kind, HashSet<KeyedWindowResult<Long, Long>>> byModel = models().collect(Collectors.toMap(ExecutionModel::kind, model -> {
+            List<KeyedWindowResult<Long, Long>> results = new ArrayList<>();
+            run(windowedCounts(results), model).join();
+            assertThat(results).doesNotHaveDuplicates();
+            return new HashSet<>(results);
+        }));
+        HashSet<KeyedWindowResult<Long, Long>> continuous = byModel.get(ExecutionModel.Kind.CONTINUOUS);
+        assertThat(continuous.stream().mapToLong(KeyedWindowResult::result).sum()).isEqualTo(2L * EVENTS);
+        assertThat(byModel.get(ExecutionModel.Kind.MICRO_BATCH)).isEqualTo(continuous);
+        assertThat(byModel.get(ExecutionModel.Kind.GROUP)).isEqualTo(continuous);
+    }
+
+    /** A global window: its partials go to one instance over an all-to-one edge, whose other instances get no input at all. */
+    @Test
+    void everyModelGivesTheSameGlobalWindows() {
+        Map<ExecutionModel.Kind, HashSet<WindowResult<Long>>> byModel = models().collect(Collectors.toMap(ExecutionModel::kind, model -> {
+            List<WindowResult<Long>> results = new ArrayList<>();
+            Pipeline p = Pipeline.create();
+            p.readFrom(Sources.generator(RATE, EVENTS, (seq, time) -> new Event(seq, time), new ScheduleMonitor()))
+             .withTimestamps(Event::timeMs, 0)
+             .window(WindowDefinition.tumbling(100))
+             .aggregate(AggregateOperations.counting())
+             .writeTo(Sinks.list(results));
+            run(p, model).join();
+            return new HashSet<>(results);
+        }));
+        HashSet<WindowResult<Long>> continuous = byModel.get(ExecutionModel.Kind.CONTINUOUS);
+        assertThat(continuous.stream().mapToLong(WindowResult::result).sum()).isEqualTo(EVENTS);
+        assertThat(byModel.get(ExecutionModel.Kind.MICRO_BATCH)).isEqualTo(continuous);
+        assertThat(byModel.get(ExecutionModel.Kind.GROUP)).isEqualTo(continuous);
+    }
+
+    /** A batch is emitted whole once its time is over: no event is seen before its batch's end, and none long after in continuous execution. */
+    @ParameterizedTest
+    @MethodSource("models")
+    void anEventIsSeenOnlyOnceItsBatchIsOver(ExecutionModel model) {
+        List<Seen> seen = new ArrayList<>();
+        long origin = Clocks.pair()[1];
+        long nanoOrigin = System.nanoTime();
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generator(RATE, EVENTS, (seq, time) -> new Event(seq, time), new ScheduleMonitor()))
+         .withoutTimestamps()
+         .map(e -> new Seen(e, origin + (System.nanoTime() - nanoOrigin)))
+         .writeTo(Sinks.list(seen));
+        run(p, model).join();
+        assertThat(seen).hasSize(EVENTS);
+        long batchNanos = BATCH_MS * 1_000_000;
+        long first = seen.stream().mapToLong(s -> s.event().scheduledEpochNanos()).min().orElseThrow();
+        long firstEnd = (first / batchNanos + 1) * batchNanos;
+        // The test reads the clocks apart from the source: a skew of microseconds between the two.
+        long skew = 1_000_000;
+        for (Seen s : seen) {
+            long scheduled = s.event().scheduledEpochNanos();
+            long due = model.batched() ? Math.max(firstEnd, (scheduled / batchNanos + 1) * batchNanos) : scheduled;
+            assertThat(s.seenEpochNanos()).as("event %d scheduled at %d", s.event().sequence(), scheduled).isGreaterThanOrEqualTo(due - skew);
+        }
+        // Continuous: most events are seen within a batch's length of being due; batched, none is seen before its batch ends.
+        long early = seen.stream().filter(s -> s.seenEpochNanos() - s.event().scheduledEpochNanos() < batchNanos / 5).count();
+        if (model.batched()) {
+            assertThat(early).isLessThan(EVENTS / 2);
+        } else {
+            assertThat(early).isGreaterThan(EVENTS / 2);
+        }
+    }
+
+    @Test
+    void microBatchLaunchesEachStageOnceTheOneBeforeFinishedTheBatch() {
+        List<StageTimes> times = stageTimes(ExecutionModel.microBatch(Duration.ofMillis(BATCH_MS)));
+        Map<Long, List<StageTimes>> byBatch = times.stream().collect(Collectors.groupingBy(StageTimes::batch));
+        assertThat(byBatch).hasSizeGreaterThanOrEqualTo((int) (EVENTS * 1000L / RATE / BATCH_MS));
+        long previousDone = 0;
+        for (long n = 0; n < byBatch.size(); n++) {
+            List<StageTimes> stages = byBatch.get(n);
+            assertThat(stages).extracting(StageTimes::stage).containsExactly(0, 1);
+            StageTimes first = stages.get(0);
+            StageTimes second = stages.get(1);
+            assertThat(first.launchedMicros()).isGreaterThanOrEqualTo(previousDone);
+            assertThat(first.startedMicros()).isBetween(first.launchedMicros(), first.doneMicros());
+            assertThat(second.launchedMicros()).isGreaterThanOrEqualTo(first.doneMicros());
+            assertThat(second.startedMicros()).isBetween(second.launchedMicros(), second.doneMicros());
+            previousDone = second.doneMicros();
+        }
+    }
+
+    @Test
+    void groupSchedulingLaunchesEveryStageOfAGroupAtOnceAndWaitsOnlyAtItsEnd() {
+        int group = 4;
+        List<StageTimes> times = stageTimes(ExecutionModel.group(Duration.ofMillis(BATCH_MS), group));
+        Map<Long, List<StageTimes>> byGroup = times.stream().collect(Collectors.groupingBy(t -> t.batch() / group));
+        long previousDone = 0;
+        for (long g = 0; g < byGroup.size(); g++) {
+            List<StageTimes> rows = byGroup.get(g);
+            assertThat(rows.stream().map(StageTimes::launchedMicros).distinct()).hasSize(1);
+            long launched = rows.get(0).launchedMicros();
+            assertThat(launched).isGreaterThanOrEqualTo(previousDone);
+            previousDone = rows.stream().mapToLong(StageTimes::doneMicros).max().orElseThrow();
+        }
+    }
+
+    private static List<StageTimes> stageTimes(ExecutionModel model) {
+        List<KeyedWindowResult<Long, Long>> results = new ArrayList<>();
+        Job job = run(windowedCounts(results), model);
+        job.join();
+        List<StageTimes> times = new ArrayList<>();
+        job.drainBatchTimes(times::add);
+        assertThat(times).isNotEmpty();
+        return times;
+    }
+
+    @Test
+    void aBatchedJobWithoutASourceThatCutsBatchesIsRefused() {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.boundedStream(List.of(1, 2, 3))).withoutTimestamps().writeTo(Sinks.discard());
+        assertThatThrownBy(() -> run(p, ExecutionModel.microBatch(Duration.ofMillis(BATCH_MS))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("MICRO_BATCH execution needs a source that cuts batches (the generator); this job has none");
+    }
+}
