@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 from fournines_analysis import formatting, plots
+from fournines_analysis.batches import batch_blocks
 from fournines_analysis.document import Block, Heading, Image, Paragraph, Table, write
 from fournines_analysis.faults import fault_blocks
 from fournines_analysis.members import member_blocks
@@ -54,6 +55,7 @@ def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
                    Image(plots.save(figure, run.path / "plots" / "throughput.png"), "throughput over time")]
     else:
         blocks += [Heading("Throughput over time"), Paragraph("No throughput.csv in this results folder.")]
+    blocks += batch_blocks(run.path, run.warmup_s, title)
     blocks += member_blocks(run.path, run.warmup_s)
     blocks += [Heading("Run context"), context_table(run)]
     return blocks

@@ -31,6 +31,9 @@ FIELDS: dict[str, str] = {
     "GUARANTEE": "guarantee",
     "SNAPSHOT_INTERVAL_MS": "snapshot_interval_ms",
     "MODE": "mode",
+    "EXECUTION": "execution",
+    "BATCH_MS": "batch_ms",
+    "GROUP_SIZE": "group_size",
     "ENGINE": "engine",
     "TARGET": "target",
 }

@@ -31,6 +31,9 @@ GC_FLAGS = {
 }
 # Jet's default snapshot interval, used when a guarantee is asked for without an interval.
 DEFAULT_SNAPSHOT_INTERVAL_MS = 10_000
+# Micro-batch and group execution without batch_ms or group_size (scenarios/README.md, "Execution models").
+DEFAULT_BATCH_MS = 100
+DEFAULT_GROUP_SIZE = 10
 
 # Meanings, defaults and rules of every field: scenarios/README.md, "Scenario files".
 FAULT = Record({
@@ -61,6 +64,9 @@ SCHEMA = Record({
     "guarantee": Field(Choice("none", "at-least-once", "exactly-once"), "none"),
     "snapshot_interval_ms": Field(Integer(0, 86_400_000), OPTIONAL),  # default: by guarantee
     "mode": Field(Choice("single", "active-active"), "single"),
+    "execution": Field(Choice("continuous", "micro-batch", "group"), "continuous"),
+    "batch_ms": Field(Integer(1, 3_600_000), OPTIONAL),  # default: DEFAULT_BATCH_MS when batched
+    "group_size": Field(Integer(1, 1_000_000), OPTIONAL),  # default: 1 for micro-batch, DEFAULT_GROUP_SIZE for group
     "faults": Field(ListOf(FAULT), []),
     "warmup": Field(Duration(), "10s"),
     "duration": Field(Duration(1), "60s"),
@@ -141,6 +147,13 @@ def _check_rules(s: dict, problems: Problems) -> None:
         problems.add("snapshot_interval_ms", f"must be 0 or left out when guarantee is none; is {interval}")
     if s["guarantee"] != "none" and interval == 0:
         problems.add("snapshot_interval_ms", f"must be ≥ 1 when guarantee is {s['guarantee']}; is 0")
+    execution = s["execution"]
+    for field in ("batch_ms", "group_size"):
+        if execution == "continuous" and field in s:
+            problems.add(field, f"only for execution micro-batch or group; execution is continuous")
+    if execution == "micro-batch" and s.get("group_size", 1) != 1:
+        problems.add("group_size", f"must be 1 (or left out) when execution is micro-batch (one batch launched at a time); "
+                     f"is {s['group_size']}")
     if s["mode"] == "active-active" and cluster["members"] % 2:
         problems.add("cluster.members", "must be even (two disjoint halves) when mode is active-active; "
                      f"is {cluster['members']}")
@@ -175,6 +188,9 @@ def _resolve(s: dict) -> dict:
     Java side never parses "10s" (scenarios/README.md, "The member contract")."""
     s["load"].setdefault("partitions", s["cluster"]["members"] * s["cluster"]["threads"])
     s.setdefault("snapshot_interval_ms", 0 if s["guarantee"] == "none" else DEFAULT_SNAPSHOT_INTERVAL_MS)
+    if s["execution"] != "continuous":
+        s.setdefault("batch_ms", DEFAULT_BATCH_MS)
+        s.setdefault("group_size", 1 if s["execution"] == "micro-batch" else DEFAULT_GROUP_SIZE)
     for fault in s["faults"]:
         if fault["action"] == "restart":
             fault.setdefault("duration", "0s")

@@ -10,7 +10,8 @@ NOT_YET = "not supported yet by this build"
 
 def unsupported(scenario: dict) -> list[str]:
     """One message per field this build or the scenario's engine cannot honour; empty if it can run it."""
-    return [*_engine_problems(scenario), *_target_problems(scenario), *_fault_problems(scenario)]
+    return [*_engine_problems(scenario), *_target_problems(scenario), *_fault_problems(scenario),
+            *_execution_problems(scenario)]
 
 
 def _engine_problems(scenario: dict) -> list[str]:
@@ -22,7 +23,8 @@ def _engine_problems(scenario: dict) -> list[str]:
         problems.append(f"engine {engine.name} cannot run query {query}: its member runs {', '.join(engine.queries)}")
     rules = [("load.source", scenario["load"]["source"], engine.sources),
              ("guarantee", scenario["guarantee"], engine.guarantees),
-             ("mode", scenario["mode"], engine.modes)]
+             ("mode", scenario["mode"], engine.modes),
+             ("execution", scenario["execution"], engine.executions)]
     if not engine.clusters:
         rules.append(("cluster.members", scenario["cluster"]["members"], (1,)))
     for path, value, allowed in rules:
@@ -50,6 +52,18 @@ def _target_problems(scenario: dict) -> list[str]:
             problems.append(f"{NOT_YET}: field faults with action=partition in mode=active-active (the proxy "
                             "stands between the members of one cluster; supported: kill, stop)")
     return problems
+
+
+def _execution_problems(scenario: dict) -> list[str]:
+    """Micro-batch and group execution run on one member of the reference engine, on its generator."""
+    execution = scenario["execution"]
+    if execution == "continuous":
+        return []
+    rules = [("cluster.members", scenario["cluster"]["members"], 1, "one member"),
+             ("load.source", scenario["load"]["source"], "in-process", "the in-process generator (the Kafka source does not cut batches)"),
+             ("mode", scenario["mode"], "single", "one copy")]
+    return [f"{NOT_YET}: field {path}={value} with execution={execution} (supported: {path}={allowed}: {why})"
+            for path, value, allowed, why in rules if value != allowed]
 
 
 def _fault_problems(scenario: dict) -> list[str]:

@@ -21,6 +21,9 @@ SAMPLES = {
     "GUARANTEE": ("at-least-once", "at-least-once"),
     "SNAPSHOT_INTERVAL_MS": ("500", 500),
     "MODE": ("active-active", "active-active"),
+    "EXECUTION": ("group", "group"),
+    "BATCH_MS": ("250", 250),
+    "GROUP_SIZE": ("4", 4),
     "ENGINE": ("jet", "jet"),
     "TARGET": ("aws", "aws"),
     "PRODUCERS": ("2", 2),
@@ -48,10 +51,11 @@ def test_each_override_sets_its_field(key):
     text, expected = SAMPLES[key]
     # What the other fields need for this value to be valid on its own.
     kafka = ["SOURCE=kafka"] if FIELDS[key].startswith("load.kafka.") else []
-    extra = {"MODE": ["CLUSTER=2"], "SNAPSHOT_INTERVAL_MS": ["GUARANTEE=exactly-once"]}.get(key, kafka)
+    extra = {"MODE": ["CLUSTER=2"], "SNAPSHOT_INTERVAL_MS": ["GUARANTEE=exactly-once"], "BATCH_MS": ["EXECUTION=group"],
+             "GROUP_SIZE": ["EXECUTION=group"]}.get(key, kafka)
     scenario = load_scenario("q5", parse_overrides([f"{key}={text}", *extra]))
     assert field(scenario, FIELDS[key]) == expected
-    before = load_scenario("q5", parse_overrides(kafka))
+    before = load_scenario("q5", parse_overrides(extra))
     with_default = FIELDS[key].removeprefix("load.kafka.") in before["load"].get("kafka", {}) or not kafka
     assert not with_default or field(before, FIELDS[key]) != expected  # the override changed something
 

@@ -24,6 +24,7 @@ def test_every_committed_scenario_runs_on_this_build(name):
     ("q5", ["SOURCE=kafka", "TARGET=hosts", "CLUSTER=3"]),
     ("q5", ["MODE=active-active", "CLUSTER=4", "TARGET=aws"]),  # two clusters of hosts, the consumer on a load generator host
     ("q5", ["MODE=active-active", "CLUSTER=2", "TARGET=hosts"]),
+    ("q5", ["EXECUTION=micro-batch"]),  # one member on the generator, batched
 ])
 def test_these_run_on_this_build(name, overrides):
     assert unsupported(load_scenario(name, parse_overrides(overrides))) == []
@@ -32,6 +33,8 @@ def test_these_run_on_this_build(name, overrides):
 @pytest.mark.parametrize("overrides, message", [
     (["SOURCE=kafka", "CLUSTER=2", "MODE=active-active"], "field load.source=kafka in mode=active-active"),
     (["ENGINE=jet", "TARGET=aws"], "field target=aws with engine=jet"),
+    (["EXECUTION=micro-batch", "CLUSTER=3"], "field cluster.members=3 with execution=micro-batch"),
+    (["EXECUTION=group", "SOURCE=kafka"], "field load.source=kafka with execution=group"),
 ])
 def test_unsupported_fields_are_named(overrides, message):
     problems = unsupported(load_scenario("q5", parse_overrides(overrides)))
@@ -69,7 +72,7 @@ def _engine_can_run(scenario: dict, engine: str) -> bool:
     runs = ENGINES[engine]
     return (scenario["query"]["name"] in runs.queries and scenario["guarantee"] in runs.guarantees
             and scenario["load"]["source"] in runs.sources and scenario["mode"] in runs.modes
-            and (runs.clusters or scenario["cluster"]["members"] == 1))
+            and scenario["execution"] in runs.executions and (runs.clusters or scenario["cluster"]["members"] == 1))
 
 
 @pytest.mark.parametrize("name, engine", [(n, e) for e in PEERS for n in available() if _engine_can_run(load_scenario(n), e)])
@@ -88,6 +91,7 @@ def test_a_query_a_peer_cannot_run_is_refused_by_name(engine):
     (["GUARANTEE=exactly-once"], "engine jet runs with guarantee=none only; field guarantee=exactly-once"),
     (["MODE=active-active", "CLUSTER=2"], "engine jet runs with mode=single only; field mode=active-active"),
     (["CLUSTER=2"], "engine jet runs with cluster.members=1 only; field cluster.members=2"),
+    (["EXECUTION=micro-batch"], "engine jet runs with execution=continuous only; field execution=micro-batch"),
 ])
 def test_a_peer_runs_only_what_the_registry_says(overrides, message):
     assert message in unsupported(load_scenario("q5", parse_overrides(["ENGINE=jet", *overrides])))

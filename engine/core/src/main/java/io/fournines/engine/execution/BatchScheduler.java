@@ -38,8 +38,9 @@ import java.util.function.Consumer;
 public final class BatchScheduler implements SourceBatches {
 
     /**
-     * One stage of one batch, epoch microseconds: launched by the scheduler, first started on a
-     * tasklet (it noticed the launch), and finished on every tasklet of the stage.
+     * One stage of one batch, epoch microseconds: launched by the scheduler (a batch launched ahead,
+     * in a group, counts from its end, when its items are all due), started on the first tasklet that
+     * saw the launch (not before the batch's end either), and finished on every tasklet of the stage.
      */
     public record StageTimes(long batch, int stage, long launchedMicros, long startedMicros, long doneMicros) {
     }
@@ -131,7 +132,7 @@ public final class BatchScheduler implements SourceBatches {
         for (long n = fromBatch; n <= batch; n++) {
             long[][] times = inFlight.get(n);
             if (times != null && times[stage][1] == 0) {
-                times[stage][1] = now;
+                times[stage][1] = Math.max(now, endOf(n) / 1_000);
             }
         }
     }
@@ -164,7 +165,7 @@ public final class BatchScheduler implements SourceBatches {
         for (long n = stageDone[stage] + 1; n <= upTo; n++) {
             long[] times = inFlight.get(n)[stage];
             times[1] = times[1] == 0 ? now : times[1];
-            times[2] = now;
+            times[2] = Math.max(now, times[1]);
             stageDone[stage] = n;
             if (model.kind() == ExecutionModel.Kind.MICRO_BATCH && stage + 1 < stageDone.length) {
                 launchStage(stage + 1, n, now);
@@ -227,7 +228,7 @@ public final class BatchScheduler implements SourceBatches {
         int stages = model.kind() == ExecutionModel.Kind.GROUP ? stageDone.length : 1;
         for (int s = 0; s < stages; s++) {
             for (long n = first; n <= last; n++) {
-                inFlight.get(n)[s][0] = now;
+                inFlight.get(n)[s][0] = Math.max(now, endOf(n) / 1_000);
             }
             launched.set(s, last);
         }

@@ -18,7 +18,7 @@ import java.util.Set;
 /**
  * The one registry of queries and of what each engine's member runs ({@code queries.json} beside
  * this class, which the Python runner reads too): a query's input, shape, parameters and sources;
- * an engine's queries, sources, guarantees, modes and whether it runs on several members.
+ * an engine's queries, sources, guarantees, modes, execution models and whether it runs on several members.
  */
 public final class QueryRegistry {
 
@@ -37,7 +37,7 @@ public final class QueryRegistry {
     }
 
     public record Engine(String name, List<String> queries, Set<String> sources, Set<String> guarantees, Set<String> modes,
-                         boolean clusters) {
+                         Set<String> executions, boolean clusters) {
     }
 
     private static final QueryRegistry INSTANCE = load();
@@ -95,7 +95,7 @@ public final class QueryRegistry {
 
     private static Engine engine(String name, JsonNode e) {
         return new Engine(name, List.copyOf(strings(e.get("queries"))), strings(e.get("sources")), strings(e.get("guarantees")),
-                strings(e.get("modes")), e.get("clusters").asBoolean());
+                strings(e.get("modes")), strings(e.get("executions")), e.get("clusters").asBoolean());
     }
 
     /** In the file's order. */

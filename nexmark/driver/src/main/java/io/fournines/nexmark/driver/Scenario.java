@@ -33,10 +33,11 @@ import java.util.Set;
  * @param events        how many events the load has before the job ends by itself ({@code load.events}, set
  *                      by a runner that checks the output: {@code chaos}); the in-process generator makes that
  *                      many, a Kafka load ends at the load generator's end-of-stream records; 0: endless
+ * @param execution     how the engine schedules the job: continuous, micro-batch or group
  */
 public record Scenario(String engine, String query, QueryParameters parameters, double rate, long keys, int threads, int members,
                        double warmupSeconds, double durationSeconds, Guarantee guarantee, long snapshotIntervalMillis, String source,
-                       String mode, KafkaEndpoint kafka, long events) {
+                       String mode, KafkaEndpoint kafka, long events, Execution execution) {
 
     public static final String IN_PROCESS = "in-process";
     public static final String KAFKA = "kafka";
@@ -132,8 +133,15 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
         if (kafka != null && !source.equals(KAFKA)) {
             throw new ScenarioException(KafkaEndpoint.FIELD + ": only for load.source kafka; it is " + source);
         }
+        Execution execution = Execution.parse(root, engine, capabilities.executions());
+        if (execution.batched() && members > 1) {
+            throw new ScenarioException("execution: " + execution.model() + " runs on one member so far; cluster.members is " + members);
+        }
+        if (execution.batched() && source.equals(KAFKA)) {
+            throw new ScenarioException("execution: " + execution.model() + " runs on the in-process generator so far (the Kafka source does not cut batches); load.source is kafka");
+        }
         return new Scenario(engine, name, parameters, rate, keys, threads, members, warmup, duration, guarantee, snapshotInterval, source,
-                mode, kafka, events);
+                mode, kafka, events, execution);
     }
 
     /** This scenario fed from {@code endpoint}: the runner names broker and topic on the command line of a member alone. */
@@ -142,7 +150,7 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException("load.source: a Kafka endpoint is only for load.source kafka; it is " + source);
         }
         return new Scenario(engine, query, parameters, rate, keys, threads, members, warmupSeconds, durationSeconds, guarantee,
-                snapshotIntervalMillis, source, mode, endpoint, events);
+                snapshotIntervalMillis, source, mode, endpoint, events, execution);
     }
 
     /** A scenario about to run must say where its Kafka load is, if it has one. */

@@ -70,6 +70,29 @@ class ScenarioTest {
         assertThat(bounded.kafka()).isEqualTo(new KafkaEndpoint("h:1", "in", "out"));
     }
 
+    @Test
+    void theExecutionModelIsReadWithItsBatchesAndWhatCannotRunIsNamed() throws Exception {
+        assertThat(parse("fournines", Q5, LOAD, 1, "").execution()).isEqualTo(Execution.CONTINUOUS);
+        assertThat(parse("fournines", Q5, LOAD, 1, "'execution':'micro-batch','batch_ms':200").execution())
+                .isEqualTo(new Execution("micro-batch", 200, 1));
+        assertThat(parse("fournines", Q5, LOAD, 1, "'execution':'group','batch_ms':100,'group_size':20").execution())
+                .isEqualTo(new Execution("group", 100, 20));
+        String[][] refused = {
+            {"jet", "'execution':'micro-batch','batch_ms':100", "execution: jet runs \"continuous\"; is \"micro-batch\""},
+            {"fournines", "'execution':'sometimes'", "execution: must be one of \"continuous\", \"micro-batch\", \"group\"; is \"sometimes\""},
+            {"fournines", "'batch_ms':100", "batch_ms: only for execution micro-batch or group; execution is continuous"},
+            {"fournines", "'execution':'group','group_size':4", "batch_ms: missing"},
+            {"fournines", "'execution':'micro-batch','batch_ms':100,'group_size':3", "group_size: micro-batch launches one batch at a time (1); is 3"},
+        };
+        for (String[] r : refused) {
+            assertThatThrownBy(() -> parse(r[0], Q5, LOAD, 1, r[1])).isInstanceOf(ScenarioException.class).hasMessage(r[2]);
+        }
+        assertThatThrownBy(() -> parse("fournines", Q5, LOAD, 3, "'execution':'group','batch_ms':100,'group_size':4"))
+                .hasMessage("execution: group runs on one member so far; cluster.members is 3");
+        assertThatThrownBy(() -> parse("fournines", Q5, "{'rate':1000,'keys':10,'source':'kafka'}", 1, "'execution':'micro-batch','batch_ms':100"))
+                .hasMessageStartingWith("execution: micro-batch runs on the in-process generator so far");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"jet", "flink"})
     void aScenarioForAnotherEngineIsRefused(String engine) {

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fournines.engine.cluster.ClusterJob;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.dag.Dag;
+import io.fournines.engine.execution.BatchScheduler;
 import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.execution.ExecutionModel;
 import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
 import io.fournines.engine.job.JobConfig;
@@ -16,11 +18,14 @@ import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
 import io.fournines.engine.snapshot.InMemorySnapshotStore;
 import io.fournines.engine.snapshot.SnapshotStore;
+import io.fournines.nexmark.driver.CsvFile;
 import io.fournines.nexmark.driver.EngineAdapter;
+import io.fournines.nexmark.driver.Execution;
 import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.driver.Scenario;
 import io.fournines.nexmark.queries.ResultLines;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,6 +53,8 @@ final class FourninesEngine implements EngineAdapter {
 
     static final String NAME = "fournines";
     private static final long SHUTDOWN_WAIT_SECONDS = 5;
+    /** Micro-batch and group execution: each stage of each finished batch, beside the hlogs. */
+    static final String BATCHES_FILE = "batches.csv";
 
     /** Null when this member runs the job alone. */
     private final ClusterPart cluster;
@@ -126,6 +133,7 @@ final class FourninesEngine implements EngineAdapter {
 
     private final class Running implements EngineAdapter.Running {
         private final Scenario scenario;
+        private final Path dir;
         private final Engine engine;
         private final ScheduleMonitor monitor = new ScheduleMonitor();
         private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
@@ -146,6 +154,7 @@ final class FourninesEngine implements EngineAdapter {
 
         Running(Scenario scenario, Path dir) throws Exception {
             this.scenario = scenario;
+            this.dir = dir;
             this.kafka = scenario.source().equals(Scenario.KAFKA) ? new KafkaLoad(scenario, dir) : null;
             // Armed until the job first restarts, so a member elected after a frozen coordinator does not freeze in turn.
             this.chaos = cluster == null ? ChaosPoint.NEVER
@@ -224,10 +233,23 @@ final class FourninesEngine implements EngineAdapter {
 
         /** Alone, snapshots go to this process's heap (on a cluster, {@link ClusterJob} replicates them). */
         private JobConfig jobConfig() {
-            if (scenario.guarantee() == Scenario.Guarantee.NONE) {
-                return JobConfig.defaults();
+            JobConfig config = scenario.guarantee() == Scenario.Guarantee.NONE ? JobConfig.defaults()
+                    : JobConfig.snapshotting(guarantee(scenario), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
+            return config.executing(executionModel(scenario.execution()));
+        }
+
+        /**
+         * Micro-batch and group execution: each stage of each batch the job finished, as {@code
+         * batches.csv} (epoch µs the scheduler launched it, the first tasklet started it, the last finished it).
+         */
+        private void writeBatchTimes(Job job) throws IOException {
+            try (CsvFile csv = CsvFile.create(dir, BATCHES_FILE, "batch,stage,launched_us,started_us,done_us")) {
+                List<BatchScheduler.StageTimes> rows = new ArrayList<>();
+                job.drainBatchTimes(rows::add);
+                for (BatchScheduler.StageTimes t : rows) {
+                    csv.row("%d,%d,%d,%d,%d", t.batch(), t.stage(), t.launchedMicros(), t.startedMicros(), t.doneMicros());
+                }
             }
-            return JobConfig.snapshotting(guarantee(scenario), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
         }
 
         void fail(Throwable cause) {
@@ -281,7 +303,7 @@ final class FourninesEngine implements EngineAdapter {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() throws Exception {
             if (closed) {
                 return;
             }
@@ -296,6 +318,9 @@ final class FourninesEngine implements EngineAdapter {
                 }
                 if (job != null) {
                     awaitEnd(job);
+                    if (scenario.execution().batched()) {
+                        writeBatchTimes(job);
+                    }
                     // Events behind the watermark, dropped by a window's first stage.
                     run.lateEvents(sumOf(metrics(), ".lateItems"));
                 }
@@ -353,6 +378,14 @@ final class FourninesEngine implements EngineAdapter {
         private SnapshotStore snapshots() {
             return cluster != null ? cluster.job().snapshots().store() : snapshotStore;
         }
+    }
+
+    static ExecutionModel executionModel(Execution execution) {
+        return switch (execution.model()) {
+            case Execution.MICRO_BATCH -> ExecutionModel.microBatch(Duration.ofMillis(execution.batchMs()));
+            case Execution.GROUP -> ExecutionModel.group(Duration.ofMillis(execution.batchMs()), execution.groupSize());
+            default -> ExecutionModel.CONTINUOUS;
+        };
     }
 
     static ProcessingGuarantee guarantee(Scenario scenario) {

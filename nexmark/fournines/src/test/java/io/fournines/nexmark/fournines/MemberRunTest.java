@@ -83,6 +83,26 @@ class MemberRunTest {
         assertFiles(true);
     }
 
+    /** In micro-batch, each stage of each batch is a row of batches.csv: 3 s in 100 ms batches, Q5's stages in order. */
+    @Test
+    void q5InMicroBatchesWritesItsBatches() throws IOException {
+        String q5 = scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}");
+        List<String> lines = run(q5.replace("\"extra_field\":true", "\"execution\":\"micro-batch\",\"batch_ms\":100"), 0);
+        assertProgress(lines);
+        assertFiles(true);
+        List<String> rows = Files.readAllLines(dir.resolve(FourninesEngine.BATCHES_FILE));
+        assertThat(rows.get(0)).isEqualTo("batch,stage,launched_us,started_us,done_us");
+        List<long[]> values = rows.subList(1, rows.size()).stream().map(r -> java.util.Arrays.stream(r.split(",")).mapToLong(Long::parseLong).toArray()).toList();
+        long stages = values.stream().mapToLong(v -> v[1]).max().orElseThrow() + 1;
+        assertThat(values.size() / stages).as("batches of 100 ms in a 3 s run").isBetween(20L, 32L);
+        for (int i = 0; i < values.size(); i++) {
+            long[] v = values.get(i);
+            assertThat(new long[] {v[0], v[1]}).containsExactly(i / stages, i % stages);
+            assertThat(v[2]).isLessThanOrEqualTo(v[3]);
+            assertThat(v[3]).isLessThanOrEqualTo(v[4]);
+        }
+    }
+
     @Test
     void aMissingOrUnsupportedFieldIsNamed() throws IOException {
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();

@@ -1,0 +1,120 @@
+"""What the batches of a micro-batch or group run cost (batches.csv, written by the reference engine's
+member; engine/README.md, "Execution models"), split as the Drizzle paper's Figure 4(b) splits it.
+
+Each row is one stage of one batch, in epoch microseconds: the scheduler launched it, the first of
+the stage's tasklets saw the launch (started), the last one finished it (done); a batch launched
+ahead, in a group, counts as launched and started at its end, when its items are all due, so its
+scheduling is the group's, paid by its first batch. Per batch:
+- scheduling: each stage's launch to its start, summed over the stages;
+- compute: each stage's start to its done, summed;
+- waiting at barriers: a stage's done to the next stage's launch, summed (micro-batch: the central
+  scheduler hears that every task of the stage finished, then launches the next stage; group
+  scheduling launches every stage at once, so there is none).
+Batches launched in the warm-up (counted from the first batch's launch) are left out.
+"""
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from fournines_analysis import plots
+from fournines_analysis.document import Block, Heading, Image, Paragraph, Table
+from fournines_analysis.errors import BadInput, read_text
+
+BATCHES_FILE = "batches.csv"
+COLUMNS = ("batch", "stage", "launched_us", "started_us", "done_us")
+PARTS = ("scheduling", "compute", "waiting at barriers")
+
+
+@dataclass(frozen=True)
+class BatchCosts:
+    batch: int
+    launched_us: int  # its first stage's launch
+    parts_us: tuple[int, int, int]  # as PARTS
+
+    @property
+    def total_us(self) -> int:
+        return sum(self.parts_us)
+
+
+def read_batches(path: Path) -> list[BatchCosts]:
+    """Every batch in the file, in order; a batch's stages must be 0, 1, ... with times that never go back."""
+    reader = csv.reader(io.StringIO(read_text(path), newline=""))
+    header = next(reader, None)
+    if header != list(COLUMNS):
+        raise BadInput(path, f"the header must be {','.join(COLUMNS)}; is {','.join(header or [])!r}", 1)
+    stages: dict[int, list[tuple[int, int, int]]] = {}
+    for line, row in enumerate(reader, start=2):
+        if len(row) != len(COLUMNS):
+            raise BadInput(path, f"must have {len(COLUMNS)} fields; has {len(row)}", line)
+        values = dict(zip(COLUMNS, (_integer(text, path, line, name) for text, name in zip(row, COLUMNS))))
+        batch, stage = values["batch"], values["stage"]
+        if stage != len(stages.setdefault(batch, [])):
+            raise BadInput(path, f"must follow stage {len(stages[batch]) - 1} of batch {batch}; is {stage}", line, "stage")
+        times = values["launched_us"], values["started_us"], values["done_us"]
+        for (earlier, later), name in (((0, 1), "started_us"), ((1, 2), "done_us")):
+            if times[later] < times[earlier]:
+                raise BadInput(path, f"is {times[later]}, before {COLUMNS[earlier + 2]} {times[earlier]}", line, name)
+        stages[batch].append(times)
+    return [_costs(batch, times) for batch, times in sorted(stages.items())]
+
+
+def _costs(batch: int, stages: list[tuple[int, int, int]]) -> BatchCosts:
+    scheduling = sum(started - launched for launched, started, _ in stages)
+    compute = sum(done - started for _, started, done in stages)
+    waiting = sum(max(0, after[0] - before[2]) for before, after in zip(stages, stages[1:]))
+    return BatchCosts(batch, stages[0][0], (scheduling, compute, waiting))
+
+
+def _integer(text: str, path: Path, line: int, field: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise BadInput(path, f"must be an integer; is {text!r}", line, field) from None
+
+
+def measured_batches(batches: list[BatchCosts], warmup_s: float) -> list[BatchCosts]:
+    if not batches:
+        return []
+    start = batches[0].launched_us + warmup_s * 1e6
+    return [b for b in batches if b.launched_us >= start]
+
+
+def batch_blocks(run_dir: Path, warmup_s: float, title: str) -> list[Block]:
+    """A table of each part's median, p99 and max per batch, and the parts of every batch over time;
+    nothing for a continuous run (no batches.csv)."""
+    path = Path(run_dir) / BATCHES_FILE
+    if not path.is_file():
+        return []
+    batches = measured_batches(read_batches(path), warmup_s)
+    if not batches:
+        return [Heading("Batches"), Paragraph(f"{BATCHES_FILE} holds no batch launched after the warm-up.")]
+    parts = np.array([b.parts_us for b in batches], dtype=float) / 1000
+    rows = [[name, *(f"{v:,.2f}" for v in np.percentile(column, [50, 99])), f"{column.max():,.2f}"]
+            for name, column in zip((*PARTS, "batch, all parts"), (*parts.T, parts.sum(axis=1)))]
+    figure = _parts_figure(batches, parts, f"{title}: what each batch cost")
+    return [Heading("Batches"),
+            Paragraph(f"{len(batches)} batches after the warm-up. Per batch, summed over its stages: scheduling (a "
+                      "stage's launch to its start on the first task), compute (start to the last task's end) and "
+                      "waiting at barriers (a stage's end to the next stage's launch), in ms."),
+            Table(["part", "p50 (ms)", "p99 (ms)", "max (ms)"], rows),
+            Image(plots.save(figure, Path(run_dir) / "plots" / "batches.png"), "each batch's scheduling, compute and waiting")]
+
+
+def _parts_figure(batches: list[BatchCosts], parts: np.ndarray, title: str) -> Figure:
+    fig = Figure(figsize=(9, 4), layout="constrained")
+    ax = fig.subplots()
+    x = np.array([b.batch for b in batches])
+    bottom = np.zeros(len(batches))
+    for name, column in zip(PARTS, parts.T):
+        ax.bar(x, column, bottom=bottom, label=name, width=1.0)
+        bottom += column
+    ax.set_xlabel("batch")
+    ax.set_ylabel("ms")
+    ax.set_title(title)
+    ax.legend(loc="upper right")
+    ax.grid(True, alpha=0.3)
+    return fig

@@ -1,0 +1,59 @@
+"""The report's Batches section: what each batch of a micro-batch or group run cost, from batches.csv
+rows whose answer is known, and a clear error for a file that does not add up."""
+import pytest
+
+from fournines_analysis.batches import measured_batches, read_batches
+from fournines_analysis.errors import BadInput
+from fournines_analysis.report import write_report
+
+HEADER = "batch,stage,launched_us,started_us,done_us\n"
+T0 = 1_795_000_000_000_000  # an epoch in µs
+
+
+def rows(*batches):
+    """Each batch as its stages' (launched, started, done) offsets in µs from T0."""
+    lines = [f"{n},{s},{T0 + a},{T0 + b},{T0 + c}" for n, stages in enumerate(batches) for s, (a, b, c) in enumerate(stages)]
+    return HEADER + "\n".join(lines) + "\n"
+
+
+def test_a_micro_batchs_stages_add_up_to_scheduling_compute_and_waiting(tmp_path):
+    path = tmp_path / "batches.csv"
+    # stage 0: launched 0, started 100, done 5 100; stage 1 launched 5 300 (200 waiting), started 5 350, done 7 350
+    path.write_text(rows([(0, 100, 5_100), (5_300, 5_350, 7_350)], [(100_000, 100_020, 101_020), (101_020, 101_030, 101_530)]))
+    first, second = read_batches(path)
+    assert first.parts_us == (150, 7_000, 200)
+    assert first.total_us == 7_350
+    assert second.parts_us == (30, 1_500, 0)
+    assert second.launched_us == T0 + 100_000
+
+
+def test_the_warm_ups_batches_are_left_out(tmp_path):
+    path = tmp_path / "batches.csv"
+    path.write_text(rows(*[[(k * 100_000, k * 100_000 + 10, k * 100_000 + 20)] for k in range(30)]))
+    measured = measured_batches(read_batches(path), warmup_s=2.0)
+    assert [b.batch for b in measured] == list(range(20, 30))
+
+
+@pytest.mark.parametrize("text, where", [
+    ("batch,stage,launched_us\n0,0,1\n", "batches.csv:1: the header must be"),
+    (HEADER + "0,0,1,2,x\n", "batches.csv:2: field 'done_us': must be an integer; is 'x'"),
+    (HEADER + "0,1,1,2,3\n", "batches.csv:2: field 'stage': must follow stage -1 of batch 0; is 1"),
+    (HEADER + "0,0,5,4,6\n", "batches.csv:2: field 'started_us': is 4, before launched_us 5"),
+    (HEADER + "0,0,1,2\n", "batches.csv:2: must have 5 fields; has 4"),
+])
+def test_a_file_that_does_not_add_up_is_named_with_its_line_and_field(tmp_path, text, where):
+    path = tmp_path / "batches.csv"
+    path.write_text(text)
+    with pytest.raises(BadInput, match=where.replace("(", r"\(")):
+        read_batches(path)
+
+
+def test_the_report_of_a_batched_run_has_its_batches_and_a_continuous_one_none(stall_run):
+    report, _ = write_report(stall_run)
+    assert "## Batches" not in report.read_text()
+    (stall_run / "batches.csv").write_text(rows(*[[(k * 100_000, k * 100_000 + 50, k * 100_000 + 2_050)] for k in range(200)]))
+    report, _ = write_report(stall_run)
+    text = report.read_text()
+    assert "## Batches" in text
+    assert "| compute | 2.00 | 2.00 | 2.00 |" in text
+    assert (stall_run / "plots" / "batches.png").is_file()
