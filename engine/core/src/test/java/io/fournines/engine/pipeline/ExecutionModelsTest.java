@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -63,11 +65,21 @@ class ExecutionModelsTest extends TestEngines {
         return engine.newJob(p, JobConfig.defaults().executing(model));
     }
 
+    /** A job of under a second: one that has not ended in a minute is stuck, and fails the test instead of hanging it. */
+    private static void finish(Job job) {
+        try {
+            job.join(1, TimeUnit.MINUTES);
+        } catch (TimeoutException e) {
+            job.cancel();
+            throw new AssertionError("the job did not end within a minute", e);
+        }
+    }
+
     @Test
     void everyModelGivesTheSameWindows() {
         Map<ExecutionModel.Kind, HashSet<KeyedWindowResult<Long, Long>>> byModel = models().collect(Collectors.toMap(ExecutionModel::kind, model -> {
             List<KeyedWindowResult<Long, Long>> results = new ArrayList<>();
-            run(windowedCounts(results), model).join();
+            finish(run(windowedCounts(results), model));
             assertThat(results).doesNotHaveDuplicates();
             return new HashSet<>(results);
         }));
@@ -88,7 +100,7 @@ class ExecutionModelsTest extends TestEngines {
              .window(WindowDefinition.tumbling(100))
              .aggregate(AggregateOperations.counting())
              .writeTo(Sinks.list(results));
-            run(p, model).join();
+            finish(run(p, model));
             return new HashSet<>(results);
         }));
         HashSet<WindowResult<Long>> continuous = byModel.get(ExecutionModel.Kind.CONTINUOUS);
@@ -109,7 +121,7 @@ class ExecutionModelsTest extends TestEngines {
          .withoutTimestamps()
          .map(e -> new Seen(e, origin + (System.nanoTime() - nanoOrigin)))
          .writeTo(Sinks.list(seen));
-        run(p, model).join();
+        finish(run(p, model));
         assertThat(seen).hasSize(EVENTS);
         long batchNanos = BATCH_MS * 1_000_000;
         long first = seen.stream().mapToLong(s -> s.event().scheduledEpochNanos()).min().orElseThrow();
@@ -172,7 +184,7 @@ class ExecutionModelsTest extends TestEngines {
     private static List<StageTimes> stageTimes(ExecutionModel model) {
         List<KeyedWindowResult<Long, Long>> results = new ArrayList<>();
         Job job = run(windowedCounts(results), model);
-        job.join();
+        finish(job);
         List<StageTimes> times = new ArrayList<>();
         job.drainBatchTimes(times::add);
         assertThat(times).isNotEmpty();
