@@ -1,5 +1,5 @@
-"""./fournines run: prepare the scenario (targets/prepare.py), then play it on its target, or on
-each engine in turn (compare/engines.py).
+"""./fournines run: prepare the scenario (targets/prepare.py), then play it on its target, or under
+each value of a listed setting in turn (compare/variants.py).
 
 Exit codes: 0 the run completed (and its report was written); 1 the run failed (the member crashed,
 hung, broke the contract, or no report could be written); 2 the request was refused before anything
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from fournines.compare import engines as engine_comparison
+from fournines.compare import variants
 from fournines.results.folder import RESULTS_ROOT
 from fournines.results.outcome import EXIT_BAD_REQUEST
 from fournines.spec.overrides import FIELDS, OverrideError, parse_overrides
@@ -25,7 +25,7 @@ KEY=VALUE pairs override scenario fields; the keys are the Make variables of `ma
 {", ".join(f"{key} ({path})" for key, path in FIELDS.items())}. PROFILE=1 records a JFR profile.
 
 ENGINE=fournines,jet,flink runs the scenario on each engine in turn and compares them (ratios against
-the first).
+the first); EXECUTION=continuous,micro-batch,group does the same with each execution model.
 
 Example: ./fournines run q5 RATE=200000 DURATION=20s
 """
@@ -39,19 +39,19 @@ Example: ./fournines run q5 RATE=200000 DURATION=20s
               show_default="results/", help="Where the run's results folder is made.")
 def run(scenario, assignments, check, results_root):
     try:
-        engines, overrides = engine_comparison.split_engines(parse_overrides(assignments))
-        if engines:
-            prepared = engine_comparison.prepare_all(scenario, engines, overrides)
+        key, values, overrides = variants.split_variants(parse_overrides(assignments))
+        if values:
+            prepared = variants.prepare_all(scenario, key, values, overrides)
         else:
             resolved, jar = prepare(scenario, overrides)
     except (OverrideError, RunRefused) as e:
         click.echo(str(e), err=True)
         raise SystemExit(EXIT_BAD_REQUEST)
-    if engines:
+    if values:
         if check:
-            click.echo(f"{scenario}: valid and runnable on {', '.join(engines)}", err=True)
+            click.echo(f"{scenario}: valid and runnable with {key}={', '.join(values)}", err=True)
             return
-        raise SystemExit(engine_comparison.run_all(prepared, overrides.profile, results_root))
+        raise SystemExit(variants.run_all(prepared, key, overrides.profile, results_root))
     if check:
         click.echo(f"{scenario}: valid and runnable; member jar {jar}", err=True)
         return

@@ -147,13 +147,6 @@ def _check_rules(s: dict, problems: Problems) -> None:
         problems.add("snapshot_interval_ms", f"must be 0 or left out when guarantee is none; is {interval}")
     if s["guarantee"] != "none" and interval == 0:
         problems.add("snapshot_interval_ms", f"must be ≥ 1 when guarantee is {s['guarantee']}; is 0")
-    execution = s["execution"]
-    for field in ("batch_ms", "group_size"):
-        if execution == "continuous" and field in s:
-            problems.add(field, f"only for execution micro-batch or group; execution is continuous")
-    if execution == "micro-batch" and s.get("group_size", 1) != 1:
-        problems.add("group_size", f"must be 1 (or left out) when execution is micro-batch (one batch launched at a time); "
-                     f"is {s['group_size']}")
     if s["mode"] == "active-active" and cluster["members"] % 2:
         problems.add("cluster.members", "must be even (two disjoint halves) when mode is active-active; "
                      f"is {cluster['members']}")
@@ -188,9 +181,14 @@ def _resolve(s: dict) -> dict:
     Java side never parses "10s" (scenarios/README.md, "The member contract")."""
     s["load"].setdefault("partitions", s["cluster"]["members"] * s["cluster"]["threads"])
     s.setdefault("snapshot_interval_ms", 0 if s["guarantee"] == "none" else DEFAULT_SNAPSHOT_INTERVAL_MS)
-    if s["execution"] != "continuous":
+    # Each model's own settings, so one file serves a comparison of models (EXECUTION=a,b,c): a model
+    # that does not use a setting leaves it out of what it runs.
+    if s["execution"] == "continuous":
+        s.pop("batch_ms", None)
+        s.pop("group_size", None)
+    else:
         s.setdefault("batch_ms", DEFAULT_BATCH_MS)
-        s.setdefault("group_size", 1 if s["execution"] == "micro-batch" else DEFAULT_GROUP_SIZE)
+        s["group_size"] = s.get("group_size", DEFAULT_GROUP_SIZE) if s["execution"] == "group" else 1
     for fault in s["faults"]:
         if fault["action"] == "restart":
             fault.setdefault("duration", "0s")

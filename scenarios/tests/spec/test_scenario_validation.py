@@ -3,6 +3,7 @@ import textwrap
 
 import pytest
 
+from fournines.spec.overrides import parse_overrides
 from fournines.spec.scenario import SCENARIOS_DIR, ScenarioError, available, load_scenario
 
 MINIMAL = """
@@ -162,3 +163,13 @@ def test_unknown_scenario_name_lists_the_available_ones():
 
 def test_scenarios_dir_is_where_the_files_are():
     assert (SCENARIOS_DIR / "q5.yaml").is_file()
+
+
+def test_each_execution_model_runs_with_its_own_settings_from_one_file():
+    group = load_scenario("ysb-group")
+    assert (group["execution"], group["batch_ms"], group["group_size"]) == ("group", 100, 10)
+    micro = load_scenario("ysb-group", parse_overrides(["EXECUTION=micro-batch"]))
+    assert (micro["batch_ms"], micro["group_size"]) == (100, 1)
+    continuous = load_scenario("ysb-group", parse_overrides(["EXECUTION=continuous"]))
+    assert "batch_ms" not in continuous and "group_size" not in continuous
+    assert load_scenario("q5", parse_overrides(["EXECUTION=micro-batch"]))["batch_ms"] == 100
