@@ -74,7 +74,7 @@ final class InboundStream {
             if (queueDone[q] || queueBarrier[q] >= blockedFromBarrier) {
                 continue;
             }
-            took |= queueBatch[q] < readableThrough ? drainQueue(q, inbox) : takeIn(q);
+            took |= queueBatch[q] < readableThrough ? drainQueue(q, inbox) : takeBarriers(q, blockedFromBarrier) | takeIn(q);
         }
         return took;
     }
@@ -87,6 +87,29 @@ final class InboundStream {
             }
         }
         return true;
+    }
+
+    /**
+     * A queue waiting for its next batch's launch still delivers the snapshot barriers at its head (a
+     * source that saved after sending its batch's marker): the snapshot's alignment must not wait for
+     * a launch that waits for another input, held at its own barrier, to finish the batch.
+     */
+    private boolean takeBarriers(int q, long blockedFromBarrier) {
+        boolean took = false;
+        ArrayDeque<Object> taken = held[q];
+        boolean fromHeld = taken != null && !taken.isEmpty();
+        for (Object head; queueBarrier[q] < blockedFromBarrier
+                && (head = fromHeld ? taken.peek() : queues[q].peek()) instanceof SnapshotBarrier barrier; ) {
+            if (fromHeld) {
+                taken.poll();
+                fromHeld = !taken.isEmpty();
+            } else {
+                queues[q].poll();
+            }
+            queueBarrier[q] = barrier.snapshotId();
+            took = true;
+        }
+        return took;
     }
 
     private boolean takeIn(int q) {
