@@ -31,7 +31,7 @@ GC_FLAGS = {
 }
 # Jet's default snapshot interval, used when a guarantee is asked for without an interval.
 DEFAULT_SNAPSHOT_INTERVAL_MS = 10_000
-# Micro-batch and group execution without batch_ms or group_size (scenarios/README.md, "Execution models").
+# Micro-batch and group execution without batch_ms or group_size (scenarios/README.md, "Scenario files").
 DEFAULT_BATCH_MS = 100
 DEFAULT_GROUP_SIZE = 10
 
