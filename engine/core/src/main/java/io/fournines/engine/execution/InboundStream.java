@@ -74,38 +74,26 @@ final class InboundStream {
             if (queueDone[q] || queueBarrier[q] >= blockedFromBarrier) {
                 continue;
             }
-            took |= queueBatch[q] < readableThrough ? drainQueue(q, inbox) : takeBarriers(q, blockedFromBarrier) | takeIn(q);
+            took |= queueBatch[q] < readableThrough ? drainQueue(q, inbox) : takeIn(q) | takeBarriers(q, blockedFromBarrier);
         }
         return took;
     }
 
     /** Whether every queue delivered batch {@code batch}'s marker (or a later one), or is done. */
     boolean reachedBatch(long batch) {
-        for (int q = 0; q < queues.length; q++) {
-            if (!queueDone[q] && queueBatch[q] < batch) {
-                return false;
-            }
-        }
-        return true;
+        return everyQueueDelivered(queueBatch, batch);
     }
 
     /**
-     * A queue waiting for its next batch's launch still delivers the snapshot barriers at its head (a
-     * source that saved after sending its batch's marker): the snapshot's alignment must not wait for
-     * a launch that waits for another input, held at its own barrier, to finish the batch.
+     * A queue waiting for its next batch's launch, once taken in, still delivers the snapshot barriers
+     * at its head (a source that saved after sending its batch's marker): the snapshot's alignment must
+     * not wait for a launch that waits for another input, held at its own barrier, to finish the batch.
      */
     private boolean takeBarriers(int q, long blockedFromBarrier) {
-        boolean took = false;
         ArrayDeque<Object> taken = held[q];
-        boolean fromHeld = taken != null && !taken.isEmpty();
-        for (Object head; queueBarrier[q] < blockedFromBarrier
-                && (head = fromHeld ? taken.peek() : queues[q].peek()) instanceof SnapshotBarrier barrier; ) {
-            if (fromHeld) {
-                taken.poll();
-                fromHeld = !taken.isEmpty();
-            } else {
-                queues[q].poll();
-            }
+        boolean took = false;
+        while (taken != null && queueBarrier[q] < blockedFromBarrier && taken.peek() instanceof SnapshotBarrier barrier) {
+            taken.poll();
             queueBarrier[q] = barrier.snapshotId();
             took = true;
         }
@@ -125,8 +113,13 @@ final class InboundStream {
 
     /** Whether every queue delivered snapshot {@code snapshotId}'s barrier (or a later one), or is done. */
     boolean reachedBarrier(long snapshotId) {
+        return everyQueueDelivered(queueBarrier, snapshotId);
+    }
+
+    /** Whether every queue that is not done delivered at least {@code atLeast} (its newest marker or barrier in {@code delivered}). */
+    private boolean everyQueueDelivered(long[] delivered, long atLeast) {
         for (int q = 0; q < queues.length; q++) {
-            if (!queueDone[q] && queueBarrier[q] < snapshotId) {
+            if (!queueDone[q] && delivered[q] < atLeast) {
                 return false;
             }
         }
