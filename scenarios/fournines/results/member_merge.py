@@ -1,7 +1,9 @@
 """Merges the members' result files (member-<i>/) into the run's own, so run.json and the report see
 the cluster as one: latency logs are the union of every member's intervals (each rebased onto the
 first member's start time), throughput and CPU are summed per second, member.json sums the
-counts, and the Kafka records set aside go into one dead-letters.jsonl. A member a fault restarted
+counts, the Kafka records set aside go into one dead-letters.jsonl, and the batches of a
+micro-batch or group run (batches.csv, written by whichever member scheduled an execution) are
+numbered on across the executions a restart began. A member a fault restarted
 and that joined the running job again wrote into member-<i>/joined-<n>/: those files count as well.
 The member folders stay, for the report's per-member figures.
 
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fournines.results.folder import consumer_dir
+from fournines_analysis.batches import BATCHES_FILE
 from fournines_analysis.errors import write_text
 
 # member.json fields that add up over members
@@ -48,6 +51,7 @@ def merge_members(run_dir: Path, members: list[Path]) -> None:
             _merge_hlogs(run_dir / name, logs)
     _sum_csv(run_dir / "throughput.csv", [p / "throughput.csv" for p in processes], ("events",), ("events_per_s",))
     _sum_csv(run_dir / "cpu.csv", [p / "cpu.csv" for p in processes], ("cpu_seconds",), ())
+    _concat_batches(run_dir / BATCHES_FILE, [p / BATCHES_FILE for p in processes if (p / BATCHES_FILE).is_file()])
     letters = [p / DEAD_LETTERS for p in processes if (p / DEAD_LETTERS).is_file()]
     if letters:
         write_text(run_dir / DEAD_LETTERS, "".join(f.read_text(encoding="utf-8") for f in letters))
@@ -128,6 +132,25 @@ def _merge_hlogs(target: Path, logs: list[Path]) -> None:
             base0 = base
     intervals.sort(key=lambda i: i[0])
     write_text(target, "\n".join(header + [text for _, text in intervals]) + "\n")
+
+
+def _concat_batches(target: Path, files: list[Path]) -> None:
+    """Each execution numbers its batches from 0: in the order they ran (by the first launch), each
+    file's numbers go on from the last file's highest."""
+    tables = []
+    for f in files:
+        lines = f.read_text(encoding="utf-8").splitlines()
+        rows = [row.split(",") for row in lines[1:] if row]
+        if rows:
+            tables.append((int(rows[0][2]), lines[0], rows))
+    if not tables:
+        return
+    tables.sort(key=lambda t: t[0])
+    out, offset = [tables[0][1]], 0
+    for _, _, rows in tables:
+        out += [",".join([str(int(r[0]) + offset), *r[1:]]) for r in rows]
+        offset += max(int(r[0]) for r in rows) + 1
+    write_text(target, "\n".join(out) + "\n")
 
 
 def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates: tuple[str, ...]) -> None:

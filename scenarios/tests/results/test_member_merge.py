@@ -75,6 +75,18 @@ def test_a_killed_member_keeps_its_count_and_one_that_joined_again_adds_its_own(
     assert (tmp_path / "latency.hlog").read_text().splitlines()[-1] == "2.500,1.000,1.0,CCC"
 
 
+def test_the_batches_of_each_execution_are_numbered_on_in_the_order_they_ran(tmp_path):
+    header = "batch,stage,launched_us,started_us,done_us\n"
+    for name, rows in (("member-1", "0,0,500,501,502\n1,0,600,601,602\n"),  # the first execution's scheduler, lost at 700
+                       ("member-2", "0,0,900,901,902\n"),  # the restart's first member scheduled the next
+                       ("member-3", "")):  # never scheduled: no file
+        (tmp_path / name).mkdir()
+        if rows:
+            (tmp_path / name / "batches.csv").write_text(header + rows)
+    merge_members(tmp_path, [tmp_path / "member-2", tmp_path / "member-1", tmp_path / "member-3"])
+    assert (tmp_path / "batches.csv").read_text() == header + "0,0,500,501,502\n1,0,600,601,602\n2,0,900,901,902\n"
+
+
 def test_an_active_active_run_takes_latency_from_the_consumer_and_counts_from_a_copy_that_ran_to_the_end(tmp_path):
     folders = [tmp_path / f"member-{i + 1}" for i in range(4)]
     for i, (folder, events) in enumerate(zip(folders, [10, 20, 30, 40])):

@@ -396,6 +396,13 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    void onBatch(int from, long executionId, byte kind, int stage, long first, long second) {
+        ClusterJobNetwork network = executions.get(executionId);
+        if (network != null) {
+            network.onBatch(from, kind, stage, first, second);
+        }
+    }
+
     void onSnapshotFrame(int from, long jobId, ByteBuf frame) {
         ReplicatedSnapshotStore store = snapshotStores.get(jobId);
         if (store != null) {

@@ -3,6 +3,7 @@ package io.fournines.engine.cluster;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.dag.Dag;
 import io.fournines.engine.dag.Vertex;
+import io.fournines.engine.execution.ExecutionModel;
 import io.fournines.engine.execution.Partitioner;
 import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
@@ -76,6 +77,7 @@ public final class ClusterJob {
     private final long jobId;
     private final ProcessingGuarantee guarantee;
     private final Duration snapshotInterval;
+    private final ExecutionModel execution;
     /** Null without a guarantee. */
     private final ClusterSnapshots snapshots;
     private final CompletableFuture<Void> result = new CompletableFuture<>();
@@ -119,14 +121,18 @@ public final class ClusterJob {
      * @param scaleOutDelay how long after a lost member joins again the job is restarted to take it in
      */
     public ClusterJob(Cluster cluster, long jobId, ProcessingGuarantee guarantee, Duration snapshotInterval, int snapshotBackups,
-                      Duration scaleOutDelay) {
-        this(cluster, jobId, guarantee, snapshotInterval, defaultSnapshotTimeout(snapshotInterval), snapshotBackups, scaleOutDelay);
+                      Duration scaleOutDelay, ExecutionModel execution) {
+        this(cluster, jobId, guarantee, snapshotInterval, defaultSnapshotTimeout(snapshotInterval), snapshotBackups, scaleOutDelay, execution);
     }
 
-    /** @param snapshotTimeout how long the coordinator waits for every member to save a snapshot before it restarts the job */
+    /**
+     * @param snapshotTimeout how long the coordinator waits for every member to save a snapshot before it restarts the job
+     * @param execution       how every execution runs: continuous, or in batches its first member schedules
+     */
     public ClusterJob(Cluster cluster, long jobId, ProcessingGuarantee guarantee, Duration snapshotInterval, Duration snapshotTimeout,
-                      int snapshotBackups, Duration scaleOutDelay) {
+                      int snapshotBackups, Duration scaleOutDelay, ExecutionModel execution) {
         this.cluster = cluster;
+        this.execution = execution;
         this.scaleOutDelay = scaleOutDelay;
         this.jobId = jobId;
         this.guarantee = guarantee;
@@ -173,8 +179,8 @@ public final class ClusterJob {
     }
 
     private synchronized void launch(Dag dag, long restoreFrom) {
-        JobConfig config = snapshots == null ? JobConfig.defaults()
-                : new JobConfig(guarantee, snapshotInterval, snapshots.store(), restoreFrom);
+        JobConfig config = (snapshots == null ? JobConfig.defaults()
+                : new JobConfig(guarantee, snapshotInterval, snapshots.store(), restoreFrom)).executing(execution);
         Job job = engine.newJob(dag, config, cluster.jobNetwork(executionId(attempt), members));
         current = job;
         currentAttempt = attempt;

@@ -1,5 +1,6 @@
 package io.fournines.engine.cluster;
 
+import io.fournines.engine.network.BatchEndpoint;
 import io.fournines.engine.network.JobNetwork;
 import io.fournines.engine.network.PacketCodec;
 import io.fournines.engine.network.ReceiveEndpoint;
@@ -21,6 +22,11 @@ public final class ClusterJobNetwork implements JobNetwork {
 
     private static final PacketCodec CODEC = new KryoPacketCodec();
     private static final int DATA_HEADER = 1 + 8 + 4 + 4;
+    private static final int BATCH_FRAME = 1 + 8 + 1 + 4 + 8 + 8;
+    /** The kinds of {@link Frames#BATCH} frame. */
+    static final byte BATCH_READY = 0;
+    static final byte BATCH_STAGE_DONE = 1;
+    static final byte BATCH_LAUNCH = 2;
 
     private final Cluster cluster;
     private final long executionId;
@@ -29,6 +35,7 @@ public final class ClusterJobNetwork implements JobNetwork {
     private final int self;
     private final Map<Long, ReceiveEndpoint> receivers = new ConcurrentHashMap<>();
     private final Map<Long, SendEndpoint> senders = new ConcurrentHashMap<>();
+    private volatile BatchEndpoint batches;
 
     ClusterJobNetwork(Cluster cluster, long executionId, int[] members) {
         this.cluster = cluster;
@@ -102,6 +109,50 @@ public final class ClusterJobNetwork implements JobNetwork {
         if (ch != null) {
             ByteBuf frame = ch.alloc().buffer(1 + 8 + 4 + 8).writeByte(Frames.CREDIT).writeLong(executionId).writeInt(edgeId).writeLong(sendLimit);
             ch.writeAndFlush(frame, ch.voidPromise());
+        }
+    }
+
+    @Override
+    public void registerBatches(BatchEndpoint endpoint) {
+        batches = endpoint;
+    }
+
+    @Override
+    public void sendBatchReady(int toMember) {
+        sendBatch(toMember, BATCH_READY, 0, 0, 0);
+    }
+
+    @Override
+    public void sendStageDone(int toMember, int stage, long batch, long startedMicros) {
+        sendBatch(toMember, BATCH_STAGE_DONE, stage, batch, startedMicros);
+    }
+
+    @Override
+    public void sendLaunch(int toMember, int stage, long throughBatch, long firstEnd) {
+        sendBatch(toMember, BATCH_LAUNCH, stage, throughBatch, firstEnd);
+    }
+
+    /** A few bytes, sent whatever the connection's buffer holds: the batches wait on them, and they are a handful per batch. */
+    private void sendBatch(int toMember, byte kind, int stage, long first, long second) {
+        Channel ch = cluster.channel(members[toMember]);
+        if (ch != null) {
+            ByteBuf frame = ch.alloc().buffer(BATCH_FRAME).writeByte(Frames.BATCH).writeLong(executionId).writeByte(kind).writeInt(stage)
+                    .writeLong(first).writeLong(second);
+            ch.writeAndFlush(frame, ch.voidPromise());
+        }
+    }
+
+    void onBatch(int fromMember, byte kind, int stage, long first, long second) {
+        int position = Arrays.binarySearch(members, fromMember);
+        BatchEndpoint endpoint = batches;
+        if (position < 0 || endpoint == null) {
+            return;
+        }
+        switch (kind) {
+            case BATCH_READY -> endpoint.onReady(position);
+            case BATCH_STAGE_DONE -> endpoint.onStageDone(position, stage, first, second);
+            case BATCH_LAUNCH -> endpoint.onLaunch(stage, first, second);
+            default -> cluster.log("ignoring a batch message of unknown kind " + kind + " from member " + fromMember);
         }
     }
 

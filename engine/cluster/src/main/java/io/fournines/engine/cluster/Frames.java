@@ -23,6 +23,8 @@ final class Frames {
     static final byte SNAPSHOT = 9;
     /** A vote request, a vote or a view's installation ({@link ViewFrames}). */
     static final byte VIEW = 10;
+    /** executionId, kind (ready, stage done, launch), stage, then two longs: batch scheduling ({@link ClusterJobNetwork}). */
+    static final byte BATCH = 11;
 
     private Frames() {
     }

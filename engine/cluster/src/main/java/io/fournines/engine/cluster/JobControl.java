@@ -232,7 +232,8 @@ public final class JobControl implements Cluster.Listener {
         JobState job = joining ? new JobState(jobId, joinedDir(jobId), text)
                 : jobs.computeIfAbsent(jobId, id -> new JobState(id, out.resolve("job-" + id), text));
         jobs.put(jobId, job);
-        job.clusterJob = new ClusterJob(cluster, jobId, settings.guarantee(), settings.snapshotInterval(), snapshotBackups, scaleOutDelay);
+        job.clusterJob = new ClusterJob(cluster, jobId, settings.guarantee(), settings.snapshotInterval(), snapshotBackups, scaleOutDelay,
+                settings.execution());
         if (joining) {
             job.clusterJob.joinRunning();
         }

@@ -1,6 +1,7 @@
 package io.fournines.engine.cluster;
 
 import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.execution.ExecutionModel;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,8 +27,9 @@ public interface JobRunner {
      * @param members          the members the job needs: all of the cluster's
      * @param guarantee        anything but NONE takes snapshots every {@code snapshotInterval}
      * @param startEpochNanos  when every member starts it; 0: the coordinator picks an instant just ahead
+     * @param execution        continuous, or micro-batch or group scheduling ({@link ExecutionModel})
      */
-    record JobSettings(int members, ProcessingGuarantee guarantee, Duration snapshotInterval, long startEpochNanos) {
+    record JobSettings(int members, ProcessingGuarantee guarantee, Duration snapshotInterval, long startEpochNanos, ExecutionModel execution) {
     }
 
     /**

@@ -129,6 +129,14 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 long limit = in.readLong();
                 handled("credit for execution " + executionId, () -> cluster.onCredit(member, executionId, edgeId, limit));
             }
+            case Frames.BATCH -> {
+                long executionId = in.readLong();
+                byte kind = in.readByte();
+                int stage = in.readInt();
+                long first = in.readLong();
+                long second = in.readLong();
+                handled("a batch message for execution " + executionId, () -> cluster.onBatch(member, executionId, kind, stage, first, second));
+            }
             case Frames.CONTROL -> {
                 int code = in.readByte();
                 ControlKind kind = ControlKind.of(code);

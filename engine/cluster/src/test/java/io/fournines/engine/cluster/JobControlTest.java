@@ -1,6 +1,7 @@
 package io.fournines.engine.cluster;
 
 import io.fournines.engine.core.ProcessingGuarantee;
+import io.fournines.engine.execution.ExecutionModel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -152,7 +153,8 @@ class JobControlTest {
             if (description.contains("refuse")) {
                 throw new InvalidJobException("the fake runner refuses this job");
             }
-            return new JobSettings(Integer.parseInt(field(description, "members")), ProcessingGuarantee.NONE, Duration.ZERO, 0);
+            return new JobSettings(Integer.parseInt(field(description, "members")), ProcessingGuarantee.NONE, Duration.ZERO, 0,
+                    ExecutionModel.CONTINUOUS);
         }
 
         @Override

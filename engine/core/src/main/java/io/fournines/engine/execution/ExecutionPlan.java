@@ -63,9 +63,6 @@ public final class ExecutionPlan {
      * that every member of {@code network} runs: distributed edges cross members.
      */
     public static void start(Dag dag, TaskletExecutionService service, JobExecution execution, JobNetwork network) throws Exception {
-        if (execution.batches() != null && network != null) {
-            throw new IllegalArgumentException(execution.batches().model().kind() + " execution runs on one member so far, not on a cluster");
-        }
         ExecutionPlan plan = new ExecutionPlan(service, network);
         List<Vertex> order = dag.validate();
         for (Vertex v : order) {
@@ -93,8 +90,9 @@ public final class ExecutionPlan {
             if (p == null) {
                 throw new IllegalStateException("the processor supplier of vertex '" + v + "' returned null");
             }
-            ProcessorContext ctx = network == null ? new ProcessorContext(v.name(), i, parallelism, metrics, partitioner, execution.batches())
-                    : new ProcessorContext(v.name(), i, parallelism, network.memberIndex(), network.memberCount(), metrics, partitioner, null);
+            MemberBatches batches = execution.batches() == null ? null : execution.batches().member();
+            ProcessorContext ctx = network == null ? new ProcessorContext(v.name(), i, parallelism, metrics, partitioner, batches)
+                    : new ProcessorContext(v.name(), i, parallelism, network.memberIndex(), network.memberCount(), metrics, partitioner, batches);
             Worker w = p.isCooperative()
                     ? service.cooperativeWorker(i % service.cooperativeWorkerCount())
                     : service.newDedicatedWorker(v.name() + "#" + i);
@@ -165,9 +163,9 @@ public final class ExecutionPlan {
 
     /**
      * Micro-batch and group execution: each vertex's stage (a shuffle, any edge but an isolated one,
-     * starts the next), told to the scheduler with the workers its launches wake.
+     * starts the next), told to this member's part of the batches with the workers launches wake.
      */
-    private Map<Vertex, Integer> stages(List<Vertex> order, List<Edge> edges, BatchScheduler scheduler) {
+    private Map<Vertex, Integer> stages(List<Vertex> order, List<Edge> edges, MemberBatches part) {
         Map<Vertex, Integer> stage = new HashMap<>();
         for (Vertex v : order) {
             stage.put(v, edges.stream().filter(e -> e.destination() == v)
@@ -178,22 +176,22 @@ public final class ExecutionPlan {
         boolean cuts = order.stream().flatMap(v -> Arrays.stream(instances.get(v)))
                 .anyMatch(in -> in.inbound.isEmpty() && in.processor.cutsBatches());
         if (!cuts) {
-            throw new IllegalArgumentException(scheduler.model().kind() + " execution needs a source that cuts batches (the generator); this job has none");
+            throw new IllegalArgumentException(part.model().kind() + " execution needs a source that cuts batches (the generator); this job has none");
         }
-        scheduler.plan(tasklets, instances.values().stream().flatMap(java.util.Arrays::stream).map(in -> in.worker.parker()).distinct().toList());
+        part.plan(tasklets, instances.values().stream().flatMap(java.util.Arrays::stream).map(in -> in.worker.parker()).distinct().toList());
         return stage;
     }
 
     private void launch(List<Vertex> order, List<Edge> edges, JobExecution execution) throws Exception {
         List<ProcessorTasklet> tasklets = new ArrayList<>();
         List<Worker> workers = new ArrayList<>();
-        BatchScheduler scheduler = execution.batches();
-        Map<Vertex, Integer> stages = scheduler == null ? Map.of() : stages(order, edges, scheduler);
+        MemberBatches part = execution.batches() == null ? null : execution.batches().member();
+        Map<Vertex, Integer> stages = part == null ? Map.of() : stages(order, edges, part);
         Map<Integer, Integer> nextInStage = new HashMap<>();
         for (Vertex v : order) {
             for (Instance in : instances.get(v)) {
-                TaskletBatches batches = scheduler == null ? TaskletBatches.NONE
-                        : new TaskletBatches(scheduler, stages.get(v), nextInStage.merge(stages.get(v), 1, Integer::sum) - 1);
+                TaskletBatches batches = part == null ? TaskletBatches.NONE
+                        : new TaskletBatches(part, stages.get(v), nextInStage.merge(stages.get(v), 1, Integer::sum) - 1);
                 TaskletSnapshots snapshots = new TaskletSnapshots(execution.snapshots(), in.context, partitioner);
                 OutboxImpl outbox = new OutboxImpl(in.outbound.toArray(OutboundCollector[]::new), service.config().outboxBatchLimit(),
                         snapshots.enabled() ? snapshots.writer() : null);

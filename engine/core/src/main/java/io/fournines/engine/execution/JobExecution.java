@@ -7,14 +7,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running state of one job: how many tasklets are still alive, why it is ending if it is ending
- * early, its snapshots and, in micro-batch or group execution, its batch scheduler. Tasklets poll
+ * early, its snapshots and, in micro-batch or group execution, its batches. Tasklets poll
  * {@link #isTerminating()} at the start of every call.
  */
 public final class JobExecution {
 
     private final SnapshotCoordinator snapshots;
     /** Null in continuous execution. */
-    private final BatchScheduler batches;
+    private final JobBatches batches;
 
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private final JobMetrics metrics = new JobMetrics();
@@ -26,8 +26,8 @@ public final class JobExecution {
         this(SnapshotCoordinator.none(), null);
     }
 
-    /** @param batches the scheduler of a micro-batch or group job; null: continuous execution */
-    public JobExecution(SnapshotCoordinator snapshots, BatchScheduler batches) {
+    /** @param batches the batches of a micro-batch or group job; null: continuous execution */
+    public JobExecution(SnapshotCoordinator snapshots, JobBatches batches) {
         this.snapshots = snapshots;
         this.batches = batches;
         if (batches != null) {
@@ -40,7 +40,7 @@ public final class JobExecution {
     }
 
     /** Null in continuous execution. */
-    public BatchScheduler batches() {
+    public JobBatches batches() {
         return batches;
     }
 

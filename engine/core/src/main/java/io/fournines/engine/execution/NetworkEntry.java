@@ -2,7 +2,7 @@ package io.fournines.engine.execution;
 
 /**
  * How a packet's entries start: the receiving member's consumer instance the item goes to, or one
- * of these markers. Watermarks, snapshot barriers and the done marker go to every consumer.
+ * of these markers. Watermarks, snapshot barriers, batch markers and the done marker go to every consumer.
  */
 final class NetworkEntry {
 
@@ -14,6 +14,8 @@ final class NetworkEntry {
     static final int DONE = -3;
     /** Followed by the snapshot id: every producer of the sending member passed this snapshot's barrier. */
     static final int BARRIER = -4;
+    /** Followed by the batch: every producer of the sending member passed this batch's marker. */
+    static final int BATCH = -5;
 
     private NetworkEntry() {
     }

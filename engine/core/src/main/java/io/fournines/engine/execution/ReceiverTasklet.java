@@ -1,5 +1,6 @@
 package io.fournines.engine.execution;
 
+import io.fournines.engine.core.BatchMarker;
 import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.DoneItem;
 import io.fournines.engine.core.SnapshotBarrier;
@@ -146,6 +147,7 @@ final class ReceiverTasklet extends NetworkTasklet implements ReceiveEndpoint {
             case NetworkEntry.WATERMARK -> new Watermark(reader.readLong());
             case NetworkEntry.DONE -> DoneItem.DONE;
             case NetworkEntry.BARRIER -> new SnapshotBarrier(reader.readLong());
+            case NetworkEntry.BATCH -> new BatchMarker(reader.readLong());
             default -> reader.readObject();
         };
         Arrays.fill(tookPending, false);

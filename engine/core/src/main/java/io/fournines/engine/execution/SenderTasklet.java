@@ -17,6 +17,9 @@ import java.util.function.ToIntFunction;
  * FlowControl#PACKET_SIZE_LIMIT} bytes. A snapshot barrier goes once every producer queue delivered
  * it, after the items drained before it; with exactly-once a queue is not read past its barrier
  * until all queues have it (aligned like a processor's inputs), at-least-once never stops a queue.
+ * A batch marker (micro-batch and group execution) goes the same way, once every producer queue
+ * delivered it, no queue stopped for it: in micro-batch nothing of the next batch is sent before
+ * the batch is done everywhere, and in group a stage's input is processed as it comes.
  * The tasklet itself saves no state. Data goes only while the receiver's credit lasts; out of
  * credit it stops draining, so the queues fill and backpressure reaches the producers.
  */
@@ -45,6 +48,8 @@ final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
     private boolean stalled;
     /** The newest snapshot whose barrier this sender forwarded. */
     private long forwardedBarrier;
+    /** The newest batch whose marker this sender forwarded; -1 before the first. */
+    private long forwardedBatch = -1;
 
     SenderTasklet(String name, InboundStream input, JobNetwork network, int edgeId, int toMember, ToIntFunction<Object> target,
                   JobExecution execution, WorkerParker ownWorker, WorkerParker[] producerWorkers) {
@@ -121,6 +126,13 @@ final class SenderTasklet extends NetworkTasklet implements SendEndpoint {
                 forwardedBarrier++;
                 writer.writeInt(NetworkEntry.BARRIER);
                 writer.writeLong(forwardedBarrier);
+                sentEntries++;
+                entries++;
+            }
+            while (!input.isDone() && input.reachedBatch(forwardedBatch + 1)) {
+                forwardedBatch++;
+                writer.writeInt(NetworkEntry.BATCH);
+                writer.writeLong(forwardedBatch);
                 sentEntries++;
                 entries++;
             }

@@ -9,7 +9,7 @@ final class TaskletBatches {
 
     static final TaskletBatches NONE = new TaskletBatches(null, 0, 0);
 
-    private final BatchScheduler scheduler;
+    private final MemberBatches scheduler;
     private final int stage;
     private final int index;
     /** The highest batch launched on the stage that this tasklet has seen. */
@@ -18,7 +18,7 @@ final class TaskletBatches {
     private long finished = -1;
 
     /** Tasklet {@code index} of {@code stage}. */
-    TaskletBatches(BatchScheduler scheduler, int stage, int index) {
+    TaskletBatches(MemberBatches scheduler, int stage, int index) {
         this.scheduler = scheduler;
         this.stage = stage;
         this.index = index;

@@ -2,9 +2,9 @@ package io.fournines.engine.job;
 
 import io.fournines.engine.dag.Dag;
 import io.fournines.engine.core.Clocks;
-import io.fournines.engine.execution.BatchScheduler;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.execution.ExecutionPlan;
+import io.fournines.engine.execution.JobBatches;
 import io.fournines.engine.execution.JobExecution;
 import io.fournines.engine.execution.SnapshotCoordinator;
 import io.fournines.engine.execution.TaskletExecutionService;
@@ -65,11 +65,12 @@ public final class Engine implements AutoCloseable {
      * Starts this member's part of a job every member of {@code network} runs (null: this member
      * alone). Every member must plan the same DAG with the same parallelism. With a network, even of
      * one member, snapshots are not timed here: the cluster's coordinator starts and commits them
-     * (see {@link Job#commitAfterClusterAgrees}).
+     * (see {@link Job#commitAfterClusterAgrees}); micro-batch and group execution's batches are
+     * scheduled by the network's first member ({@link JobBatches}).
      */
     public Job newJob(Dag dag, JobConfig config, JobNetwork network) {
         SnapshotCoordinator snapshots = new SnapshotCoordinator(config.guarantee(), config.store(), config.restoreFrom());
-        BatchScheduler batches = config.execution().batched() ? new BatchScheduler(config.execution(), epochNanos()) : null;
+        JobBatches batches = config.execution().batched() ? new JobBatches(config.execution(), network, jobTimer, epochNanos()) : null;
         JobExecution execution = new JobExecution(snapshots, batches);
         String name = "job-" + jobCounter.incrementAndGet();
         try {
@@ -85,7 +86,7 @@ public final class Engine implements AutoCloseable {
             execution.completion().whenComplete((ok, failure) -> timer.cancel(false));
         }
         if (batches != null) {
-            batches.start(jobTimer);
+            batches.start();
         }
         return new Job(name, execution);
     }

@@ -118,9 +118,15 @@ public final class Job {
         execution.snapshots().commitSnapshot(id);
     }
 
+    /** Micro-batch and group execution: whether this member schedules the job's batches (so {@link #drainBatchTimes} has their times). */
+    public boolean schedulesBatches() {
+        return execution.batches() != null && execution.batches().schedules();
+    }
+
     /**
-     * Micro-batch and group execution: hands {@code to} each stage's times of every batch done since
-     * the last call (launched, started, done), in batch order; nothing in continuous execution.
+     * Micro-batch and group execution, on the member that schedules the batches: hands {@code to} each
+     * stage's times of every batch done since the last call (launched, started, done), in batch order;
+     * nothing on another member, or in continuous execution.
      */
     public void drainBatchTimes(Consumer<BatchScheduler.StageTimes> to) {
         if (execution.batches() != null) {

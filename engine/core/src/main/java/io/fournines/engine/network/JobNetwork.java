@@ -31,4 +31,20 @@ public interface JobNetwork {
 
     /** Tells {@code toMember}'s sender of {@code edgeId} that it may send entries up to {@code sendLimit}. */
     void sendCredit(int toMember, int edgeId, long sendLimit);
+
+    /**
+     * Micro-batch and group execution: where this member's batch messages go ({@link BatchEndpoint}).
+     * Messages that arrive before it is registered are lost: a member says it is ready until it hears
+     * the first launch.
+     */
+    void registerBatches(BatchEndpoint endpoint);
+
+    /** To the scheduling member: this member is ready ({@link BatchEndpoint#onReady}). */
+    void sendBatchReady(int toMember);
+
+    /** To the scheduling member: a stage of a batch is done here ({@link BatchEndpoint#onStageDone}). */
+    void sendStageDone(int toMember, int stage, long batch, long startedMicros);
+
+    /** From the scheduling member: a launch ({@link BatchEndpoint#onLaunch}). */
+    void sendLaunch(int toMember, int stage, long throughBatch, long firstEnd);
 }

@@ -1,21 +1,25 @@
 package io.fournines.engine.kafka;
 
 import io.fournines.engine.core.AbstractProcessor;
+import io.fournines.engine.core.BatchMarker;
 import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.ClassAllowList;
+import io.fournines.engine.core.Clocks;
 import io.fournines.engine.core.Counter;
+import io.fournines.engine.core.SourceBatches;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.processor.WatermarkPolicy;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -40,6 +44,13 @@ import java.util.Map;
  *
  * <p>No consumer group: partitions are assigned, not subscribed, and offsets are never committed to
  * Kafka; where to resume is the caller's (the snapshot's) business.
+ *
+ * <p>In micro-batch and group execution it cuts batches by arrival, as Spark's Kafka stream takes the
+ * offsets a batch's time has reached: batch n holds what its polls brought before the batch's end,
+ * emitted once the scheduler released the batch ({@link SourceBatches}), then the watermark and the
+ * batch's marker. It keeps polling while it waits, up to {@link #MAX_HELD_RECORDS}; beyond that the
+ * records wait in Kafka and belong to a later batch. Held records are not consumed yet: a snapshot
+ * holds the offsets of what was emitted, so a restore reads the rest again.
  */
 public final class KafkaSourceP<T> extends AbstractProcessor {
 
@@ -50,6 +61,13 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     /** Its offsets are saved by partition: members must accept the partition's class. */
     static void allowSnapshotClasses() {
         ClassAllowList.allow(TopicPartition.class.getName());
+    }
+
+    /** Micro-batch and group execution: records polled but not emitted, at most (a few batches' worth). */
+    static final int MAX_HELD_RECORDS = 1 << 18;
+
+    /** The records of one poll, held until their batch is released: polled at epoch ns {@code epochNanos}. */
+    private record Polled(long epochNanos, Iterator<ConsumerRecord<byte[], byte[]>> records, int count) {
     }
 
     private final Map<String, Object> consumerProperties;
@@ -76,6 +94,14 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     private long pendingWatermark = PartitionWatermarks.NONE;
     private long lastPollNanos;
     private int instance;
+    /** Null in continuous execution. */
+    private SourceBatches batches;
+    private final ArrayDeque<Polled> held = new ArrayDeque<>();
+    private int heldRecords;
+    private long nextBatch;
+    private BatchMarker pendingMarker;
+    private long originNanoTime;
+    private long originEpochNanos;
 
     private Counter malformed;
     private Counter polls;
@@ -98,6 +124,10 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         pollNanos = context.counter("pollNanos");
         slowPolls = context.counter("pollsOver1ms");
         instance = context.processorIndex();
+        batches = context.sourceBatches();
+        long[] clocks = Clocks.pair();
+        originNanoTime = clocks[0];
+        originEpochNanos = clocks[1];
         Map<String, Object> props = new HashMap<>(consumerProperties);
         props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -130,16 +160,79 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     }
 
     @Override
+    public boolean cutsBatches() {
+        return true;
+    }
+
+    @Override
     public boolean complete() {
         if (!flushPending()) {
             return false;
         }
-        if (batch == null || !batch.hasNext()) {
-            batch = poll();
+        if (batches != null) {
+            return completeInBatches();
         }
-        long now = lastPollNanos;
-        while (batch.hasNext()) {
-            ConsumerRecord<byte[], byte[]> record = batch.next();
+        if (batch == null || !batch.hasNext()) {
+            batch = poll().iterator();
+        }
+        if (!emitRecords(batch, lastPollNanos)) {
+            return false;
+        }
+        if (watermarks != null) {
+            // currentLag needs no network call: the lag the last fetch saw, empty before the first.
+            pendingWatermark = watermarks.advance(System.nanoTime(), i -> consumer.currentLag(partitions[i]).orElse(1) > 0);
+            if (!flushPending()) {
+                return false;
+            }
+        }
+        return allEnded();
+    }
+
+    /**
+     * Polls while fewer than {@link #MAX_HELD_RECORDS} are held; then, for every released batch, the
+     * records polled before its end, its watermark and its marker, until the outbox refuses.
+     */
+    private boolean completeInBatches() {
+        if (heldRecords < MAX_HELD_RECORDS) {
+            ConsumerRecords<byte[], byte[]> records = poll();
+            if (!records.isEmpty()) {
+                held.add(new Polled(epochNanos(lastPollNanos), records.iterator(), records.count()));
+                heldRecords += records.count();
+            }
+        }
+        long released = batches.releasedBefore(epochNanos(System.nanoTime()));
+        for (long end; (end = batches.endOf(nextBatch)) <= released; ) {
+            for (Polled first; (first = held.peek()) != null && first.epochNanos() < end; ) {
+                if (!emitRecords(first.records(), System.nanoTime())) {
+                    return false;
+                }
+                held.poll();
+                heldRecords -= first.count();
+            }
+            if (watermarks != null) {
+                // Held records count as waiting: their partition is not idle.
+                pendingWatermark = watermarks.advance(System.nanoTime(), i -> !held.isEmpty() || consumer.currentLag(partitions[i]).orElse(1) > 0);
+            }
+            pendingMarker = new BatchMarker(nextBatch++);
+            if (!flushPending()) {
+                return false;
+            }
+        }
+        return allEnded();
+    }
+
+    private boolean allEnded() {
+        return options.endOfStream() != null && endedCount == partitions.length;
+    }
+
+    private long epochNanos(long nanoTime) {
+        return originEpochNanos + (nanoTime - originNanoTime);
+    }
+
+    /** Decodes and emits {@code records} (read at {@code now}) until the outbox refuses one (false) or they run out. */
+    private boolean emitRecords(Iterator<ConsumerRecord<byte[], byte[]>> records, long now) {
+        while (records.hasNext()) {
+            ConsumerRecord<byte[], byte[]> record = records.next();
             int slot = slotOf.get(record.partition());
             if (ended[slot]) {
                 continue;  // fetched with its partition's end, before the partition was paused
@@ -167,14 +260,7 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
                 return false;
             }
         }
-        if (watermarks != null) {
-            // currentLag needs no network call: the lag the last fetch saw, empty before the first.
-            pendingWatermark = watermarks.advance(System.nanoTime(), i -> consumer.currentLag(partitions[i]).orElse(1) > 0);
-            if (!flushPending()) {
-                return false;
-            }
-        }
-        return options.endOfStream() != null && endedCount == partitions.length;
+        return true;
     }
 
     /**
@@ -182,13 +268,13 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
      * partitions) never polls, which Kafka refuses without an assignment: it has nothing to read, so
      * it says idle once and a bounded one ends at once, as one whose partitions all ended.
      */
-    private Iterator<ConsumerRecord<byte[], byte[]>> poll() {
+    private ConsumerRecords<byte[], byte[]> poll() {
         long start = System.nanoTime();
         lastPollNanos = start;
         if (partitions.length == 0) {
-            return Collections.emptyIterator();
+            return ConsumerRecords.empty();
         }
-        Iterator<ConsumerRecord<byte[], byte[]>> fetched = consumer.poll(Duration.ZERO).iterator();
+        ConsumerRecords<byte[], byte[]> fetched = consumer.poll(Duration.ZERO);
         long end = System.nanoTime();
         lastPollNanos = end;
         polls.increment();
@@ -226,6 +312,12 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
                 return false;
             }
             pendingWatermark = PartitionWatermarks.NONE;
+        }
+        if (pendingMarker != null) {
+            if (!tryEmit(pendingMarker)) {
+                return false;
+            }
+            pendingMarker = null;
         }
         return true;
     }

@@ -1,7 +1,9 @@
 package io.fournines.engine.kafka;
 
 import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.execution.ExecutionModel;
 import io.fournines.engine.job.Job;
+import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.window.WindowDefinition;
@@ -105,6 +107,42 @@ class KafkaConnectorsTest extends BrokerAndEngineTest {
     }
 
     private static final String END = "end-of-stream";
+
+    /**
+     * In micro-batch and group execution a record belongs to the batch its poll falls in: it reaches
+     * the job only once that batch's end has passed (so never before the first batch end after it was
+     * produced), and every record comes, once.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"micro-batch", "group"})
+    void recordsAreReadInTheBatchTheyArrivedIn(String model) throws Exception {
+        String topic = "batched-" + model;
+        int n = 200;
+        long batchMs = 100;
+        createTopic(topic, 2);
+        ExecutionModel execution = model.equals("group") ? ExecutionModel.group(Duration.ofMillis(batchMs), 3)
+                : ExecutionModel.microBatch(Duration.ofMillis(batchMs));
+        List<long[]> seen = new CopyOnWriteArrayList<>();
+        Pipeline p = Pipeline.create();
+        p.readFrom(KafkaSources.kafka(clientProps(), topic, KafkaConnectorsTest::decodeLong, options().endingAt(r -> r.headers().lastHeader(END) != null)))
+         .withoutTimestamps()
+         .map(producedMs -> new long[] {producedMs, System.currentTimeMillis()})
+         .writeTo(Sinks.list(seen));
+        Job job = engine.newJob(p, JobConfig.defaults().executing(execution));
+        try (var producer = producer()) {
+            for (int i = 0; i < n; i++) {
+                producer.send(new ProducerRecord<>(topic, i % 2, null, encodeLong(System.currentTimeMillis()))).get();
+                Thread.sleep(3);
+            }
+            for (int partition = 0; partition < 2; partition++) {
+                producer.send(new ProducerRecord<>(topic, partition, null, null, new byte[0], new RecordHeaders().add(END, new byte[0]))).get();
+            }
+        }
+        job.future().get(30, TimeUnit.SECONDS);
+        assertThat(seen).hasSize(n);
+        // 1 ms of slack: the engine's epoch clock and the JVM's wall clock may round apart.
+        assertThat(seen).allSatisfy(r -> assertThat(r[1]).as("seen at, produced at %d", r[0]).isGreaterThanOrEqualTo((r[0] / batchMs + 1) * batchMs - 1));
+    }
 
     /**
      * Partition 1 has nothing for longer than the idle timeout while partition 0 moves the event time

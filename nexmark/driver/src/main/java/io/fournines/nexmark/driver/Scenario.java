@@ -134,12 +134,6 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException(KafkaEndpoint.FIELD + ": only for load.source kafka; it is " + source);
         }
         Execution execution = Execution.parse(root, engine, capabilities.executions());
-        if (execution.batched() && members > 1) {
-            throw new ScenarioException("execution: " + execution.model() + " runs on one member so far; cluster.members is " + members);
-        }
-        if (execution.batched() && source.equals(KAFKA)) {
-            throw new ScenarioException("execution: " + execution.model() + " runs on the in-process generator so far (the Kafka source does not cut batches); load.source is kafka");
-        }
         return new Scenario(engine, name, parameters, rate, keys, threads, members, warmup, duration, guarantee, snapshotInterval, source,
                 mode, kafka, events, execution);
     }

@@ -87,10 +87,10 @@ class ScenarioTest {
         for (String[] r : refused) {
             assertThatThrownBy(() -> parse(r[0], Q5, LOAD, 1, r[1])).isInstanceOf(ScenarioException.class).hasMessage(r[2]);
         }
-        assertThatThrownBy(() -> parse("fournines", Q5, LOAD, 3, "'execution':'group','batch_ms':100,'group_size':4"))
-                .hasMessage("execution: group runs on one member so far; cluster.members is 3");
-        assertThatThrownBy(() -> parse("fournines", Q5, "{'rate':1000,'keys':10,'source':'kafka'}", 1, "'execution':'micro-batch','batch_ms':100"))
-                .hasMessageStartingWith("execution: micro-batch runs on the in-process generator so far");
+        assertThat(parse("fournines", Q5, LOAD, 3, "'execution':'group','batch_ms':100,'group_size':4").execution())
+                .isEqualTo(new Execution("group", 100, 4));
+        assertThat(parse("fournines", Q5, "{'rate':1000,'keys':10,'source':'kafka'}", 1, "'execution':'micro-batch','batch_ms':100").execution())
+                .isEqualTo(new Execution("micro-batch", 100, 1));
     }
 
     @ParameterizedTest

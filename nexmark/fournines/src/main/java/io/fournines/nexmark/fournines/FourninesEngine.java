@@ -53,7 +53,7 @@ final class FourninesEngine implements EngineAdapter {
 
     static final String NAME = "fournines";
     private static final long SHUTDOWN_WAIT_SECONDS = 5;
-    /** Micro-batch and group execution: each stage of each finished batch, beside the hlogs. */
+    /** Micro-batch and group execution: each stage of each finished batch, beside the hlogs, written by the member that scheduled them. */
     static final String BATCHES_FILE = "batches.csv";
 
     /** Null when this member runs the job alone. */
@@ -239,8 +239,9 @@ final class FourninesEngine implements EngineAdapter {
         }
 
         /**
-         * Micro-batch and group execution: each stage of each batch the job finished, as {@code
-         * batches.csv} (epoch µs the scheduler launched it, the first tasklet started it, the last finished it).
+         * Micro-batch and group execution, on the member that schedules: each stage of each batch the
+         * job finished, as {@code batches.csv} (epoch µs the scheduler launched it, the first tasklet
+         * on any member started it, the last finished it).
          */
         private void writeBatchTimes(Job job) throws IOException {
             try (CsvFile csv = CsvFile.create(dir, BATCHES_FILE, "batch,stage,launched_us,started_us,done_us")) {
@@ -318,7 +319,7 @@ final class FourninesEngine implements EngineAdapter {
                 }
                 if (job != null) {
                     awaitEnd(job);
-                    if (scenario.execution().batched()) {
+                    if (job.schedulesBatches()) {
                         writeBatchTimes(job);
                     }
                     // Events behind the watermark, dropped by a window's first stage.

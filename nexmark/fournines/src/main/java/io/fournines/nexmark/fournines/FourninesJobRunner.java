@@ -31,7 +31,8 @@ final class FourninesJobRunner implements JobRunner {
     public JobSettings settings(String description) throws InvalidJobException {
         Job job = read(description);
         return new JobSettings(job.scenario().members(), FourninesEngine.guarantee(job.scenario()),
-                Duration.ofMillis(job.scenario().snapshotIntervalMillis()), job.copy() == null ? job.checked().startEpochNanos() : job.copy().startEpochNanos());
+                Duration.ofMillis(job.scenario().snapshotIntervalMillis()), job.copy() == null ? job.checked().startEpochNanos() : job.copy().startEpochNanos(),
+                FourninesEngine.executionModel(job.scenario().execution()));
     }
 
     @Override

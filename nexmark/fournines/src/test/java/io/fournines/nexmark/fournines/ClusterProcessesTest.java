@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -244,6 +245,19 @@ class ClusterProcessesTest {
         for (int m = 0; m < 3; m++) {
             assertThat(sum(metrics(m), "net:", ".sentItems")).as("items member %d sent", m).isPositive();
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"micro-batch:100", "group:100:4"})
+    void q5InBatchesOnThreeMembersGivesTheResultsOfOneRunContinuously(String execution) throws Exception {
+        List<String> alone = ClusterQueryDriver.runAlone("q5", 200_000);
+        assertThat(runOnThree("q5", 200_000, 0, List.of("-Dfournines.test.execution=" + execution))).isEqualTo(alone);
+        for (int m = 0; m < 3; m++) {
+            assertThat(sum(metrics(m), "net:", ".sentItems")).as("items member %d sent", m).isPositive();
+        }
+        // 0.4 s of events in batches of 100 ms, each of q5's two stages done, as member 0 (the scheduler) heard it; the others schedule nothing.
+        assertThat(metrics(0).get("job.batchStagesDone")).isGreaterThanOrEqualTo(8);
+        assertThat(metrics(1).get("job.batchStagesDone")).isZero();
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.fournines.engine.cluster.View;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.execution.ExecutionConfig;
+import io.fournines.engine.execution.ExecutionModel;
 import io.fournines.engine.job.Engine;
 import io.fournines.engine.kafka.DeadLetters;
 import io.fournines.engine.kafka.KafkaSourceOptions;
@@ -62,7 +63,9 @@ import java.util.stream.Stream;
  * which outlives a killed member, and a lost member restarts the job on the survivors. FREEZE_AT
  * makes this member stop dead at one moment ({@link #chaosPoint}) for the test to kill it there,
  * its sinks held open until some member froze ({@link HeldOpenSinkP});
- * JOINING=true makes it a lost member started again, taken into the running job.
+ * JOINING=true makes it a lost member started again, taken into the running job. The property
+ * {@code fournines.test.execution} runs the job in batches: {@code micro-batch:BATCH_MS} or
+ * {@code group:BATCH_MS:GROUP_SIZE}.
  *
  * <p>Arguments: INDEX HOST:PORT,... SECRET_FILE QUERY EVENTS OUT_DIR [SINK_DELAY_MICROS [GUARANTEE [RATE [FREEZE_AT [JOINING]]]]]
  */
@@ -164,8 +167,10 @@ public final class ClusterQueryDriver {
             lagSampler.start();
             // The engine's default (10 s at least) unless the test gives a shorter one.
             String timeoutMs = System.getProperty("fournines.test.snapshotTimeoutMs");
-            ClusterJob created = timeoutMs == null ? new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, 1, SCALE_OUT_DELAY)
-                    : new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, Duration.ofMillis(Long.parseLong(timeoutMs)), 1, SCALE_OUT_DELAY);
+            ExecutionModel execution = execution(System.getProperty("fournines.test.execution", "continuous"));
+            ClusterJob created = timeoutMs == null ? new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, 1, SCALE_OUT_DELAY, execution)
+                    : new ClusterJob(cluster, JOB_ID, guarantee, SNAPSHOT_INTERVAL, Duration.ofMillis(Long.parseLong(timeoutMs)), 1, SCALE_OUT_DELAY,
+                    execution);
             if (joining) {
                 created.joinRunning();
             }
@@ -184,9 +189,15 @@ public final class ClusterQueryDriver {
             }
             lagSampler.interrupt();
             Map<String, Long> metrics = created.current() == null ? Map.of() : created.current().metrics();
+            // On the member that scheduled the batches: every stage of every batch it saw done.
+            long[] stagesDone = new long[1];
+            if (created.current() != null) {
+                created.current().drainBatchTimes(t -> stagesDone[0]++);
+            }
             Files.writeString(out.resolve("metrics-" + index + ".txt"), metrics.entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")) + "\nsource.maxLagNanos=" + maxLagNanos[0]
-                    + "\njob.snapshotsCommitted=" + created.committedSnapshotCount() + "\njob.attempt=" + created.attempt() + "\n");
+                    + "\njob.snapshotsCommitted=" + created.committedSnapshotCount() + "\njob.attempt=" + created.attempt()
+                    + "\njob.batchStagesDone=" + stagesDone[0] + "\n");
             Files.write(out.resolve("results-" + index + ".txt"), results.stream().map(Object::toString).sorted().toList());
             Files.writeString(out.resolve("done-" + index), "");
             // Stay connected until every live member is done, so no one sees this one leave as a failure.
@@ -197,6 +208,17 @@ public final class ClusterQueryDriver {
             created.close();
         }
         System.exit(exit);
+    }
+
+    /** {@code continuous}, {@code micro-batch:BATCH_MS} or {@code group:BATCH_MS:GROUP_SIZE}. */
+    private static ExecutionModel execution(String spec) {
+        String[] f = spec.split(":");
+        return switch (f[0]) {
+            case "continuous" -> ExecutionModel.CONTINUOUS;
+            case "micro-batch" -> ExecutionModel.microBatch(Duration.ofMillis(Long.parseLong(f[1])));
+            case "group" -> ExecutionModel.group(Duration.ofMillis(Long.parseLong(f[1])), Integer.parseInt(f[2]));
+            default -> throw new IllegalArgumentException("fournines.test.execution: no execution model '" + spec + "'");
+        };
     }
 
     /**
