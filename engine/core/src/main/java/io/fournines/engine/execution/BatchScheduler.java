@@ -34,7 +34,8 @@ import java.util.function.Consumer;
  * </ul>
  *
  * <p>Nothing is launched before every part said it is ready. Each stage of each batch becomes a
- * {@link StageTimes} row once the batch is done.
+ * {@link StageTimes} row once the batch is done. A batch not done {@link #stallTimeoutNanos} after
+ * its launch fails the job, naming the stages and parts it waits for: nothing stalls silently.
  */
 public final class BatchScheduler {
 
@@ -64,6 +65,8 @@ public final class BatchScheduler {
     private final long originNanoTime;
     private final long originEpochNanos;
     private final ConcurrentLinkedQueue<StageTimes> finished = new ConcurrentLinkedQueue<>();
+    private final Consumer<String> stalled;
+    private final long stallTimeoutNanos;
 
     private final boolean[] ready;
     private int readyParts;
@@ -82,8 +85,10 @@ public final class BatchScheduler {
      * @param startEpochNanos when the job starts: batch 0 ends at the first batch end after it
      * @param parts           the members whose parts report to this scheduler
      * @param thread          the one thread the scheduler runs on
+     * @param stalled         told why, once, when a batch is not done in time
      */
-    public BatchScheduler(ExecutionModel model, long startEpochNanos, int parts, Launches launches, ScheduledExecutorService thread) {
+    public BatchScheduler(ExecutionModel model, long startEpochNanos, int parts, Launches launches, ScheduledExecutorService thread,
+                          Consumer<String> stalled) {
         if (!model.batched()) {
             throw new IllegalArgumentException("a batch scheduler is for micro-batch and group execution, not " + model.kind());
         }
@@ -94,6 +99,9 @@ public final class BatchScheduler {
         this.launches = launches;
         this.thread = thread;
         this.ready = new boolean[parts];
+        this.stalled = stalled;
+        // Ten seconds, or twenty batches' worth of a group if that is longer.
+        this.stallTimeoutNanos = Math.max(TimeUnit.SECONDS.toNanos(10), 20 * batchNanos * model.groupSize());
         long[] clocks = Clocks.pair();
         this.originNanoTime = clocks[0];
         this.originEpochNanos = clocks[1];
@@ -111,6 +119,34 @@ public final class BatchScheduler {
             }
             launchWhenReady();
         });
+        long period = Math.max(batchNanos, TimeUnit.SECONDS.toNanos(1));
+        try {
+            thread.scheduleWithFixedDelay(this::checkStalled, period, period, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException engineClosed) {
+            stopped = true;
+        }
+    }
+
+    /** Fails the job once the oldest batch in flight was launched longer ago than the stall timeout. */
+    private void checkStalled() {
+        if (stopped) {
+            throw new IllegalStateException("stopped: no more checks");
+        }
+        long[][] oldest = inFlight.get(batchesDone + 1);
+        if (oldest == null || oldest[0][0] == 0 || nowMicros() - oldest[0][0] < stallTimeoutNanos / 1_000) {
+            return;
+        }
+        StringBuilder waiting = new StringBuilder();
+        for (int s = 0; s < stageDone.length; s++) {
+            if (stageDone[s] <= batchesDone) {
+                waiting.append(waiting.isEmpty() ? "" : "; ").append("stage ").append(s).append(" launched through ").append(launched[s])
+                        .append(", finished by part ").append(Arrays.toString(finishedBy[s]));
+            }
+        }
+        stopped = true;
+        stalled.accept(model.kind() + " batch " + (batchesDone + 1) + " is not done " + stallTimeoutNanos / 1_000_000_000 + " s after its launch: "
+                + waiting + " (the parts are the members in order)");
+        throw new IllegalStateException("stalled: no more checks");
     }
 
     /** No more launches (the job ended or failed). */

@@ -33,14 +33,16 @@ public final class JobBatches {
      * @param network         the job's network; null: this member alone
      * @param timer           the scheduler's thread, and the repeated readiness's
      * @param startEpochNanos when the job starts: batch 0 ends at the first batch end after it
+     * @param stalled         on the scheduling member: fails the job with why its batches stalled
      */
-    public JobBatches(ExecutionModel model, JobNetwork network, ScheduledExecutorService timer, long startEpochNanos) {
+    public JobBatches(ExecutionModel model, JobNetwork network, ScheduledExecutorService timer, long startEpochNanos, Consumer<String> stalled) {
         this.member = new MemberBatches(model);
         this.network = network;
         this.timer = timer;
         int self = network == null ? 0 : network.memberIndex();
         if (network == null || self == SCHEDULING_MEMBER) {
-            scheduler = new BatchScheduler(model, startEpochNanos, network == null ? 1 : network.memberCount(), this::launchEverywhere, timer);
+            scheduler = new BatchScheduler(model, startEpochNanos, network == null ? 1 : network.memberCount(), this::launchEverywhere, timer,
+                    stalled);
             member.reportTo(new MemberBatches.Reports() {
                 @Override
                 public void ready() {

@@ -3,6 +3,7 @@ package io.fournines.engine.execution;
 import io.fournines.engine.core.Clocks;
 import io.fournines.engine.core.SourceBatches;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +15,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * BatchScheduler} launched on each stage, read by the tasklets on every call, and which batches every
  * tasklet of a stage here has finished, reported to the scheduler ({@link Reports}) with when the
  * stage first started the batch here. Launches wake the job's workers. Batch n ends at {@link #endOf}(n),
- * which the launches say.
+ * which the launches say. A stage whose tasklets here all ended before the first launch (the
+ * instances an all-to-one edge does not reach end at once) says so with that launch: only then is
+ * the scheduler sure to have planned, and its member to have set up its end of the network.
  */
 public final class MemberBatches implements SourceBatches {
 
@@ -46,7 +49,9 @@ public final class MemberBatches implements SourceBatches {
     /** Per stage, the highest batch every tasklet of the stage here finished. */
     private long[] stageDone;
     /** Per stage, by batch: when the first tasklet here started it, epoch µs. */
-    private final List<Map<Long, Long>> started = new java.util.ArrayList<>();
+    private final List<Map<Long, Long>> started = new ArrayList<>();
+    /** Stages whose tasklets here all ended before the first launch: told the scheduler with it. */
+    private final List<Integer> endedBeforeLaunch = new ArrayList<>();
     private List<WorkerParker> workers = List.of();
 
     public MemberBatches(ExecutionModel model) {
@@ -111,6 +116,12 @@ public final class MemberBatches implements SourceBatches {
         if (launched.getAndAccumulate(stage, throughBatch, Math::max) < throughBatch) {
             workers.forEach(WorkerParker::wake);
         }
+        reportEndedBeforeLaunch();
+    }
+
+    private synchronized void reportEndedBeforeLaunch() {
+        endedBeforeLaunch.forEach(stage -> reports.stageDone(stage, Long.MAX_VALUE, nowMicros()));
+        endedBeforeLaunch.clear();
     }
 
     @Override
@@ -145,7 +156,11 @@ public final class MemberBatches implements SourceBatches {
         long done = Arrays.stream(finishedBy[stage]).min().orElse(Long.MAX_VALUE);
         if (done == Long.MAX_VALUE) {
             stageDone[stage] = Long.MAX_VALUE;
-            reports.stageDone(stage, Long.MAX_VALUE, nowMicros());
+            if (launchedAny()) {
+                reports.stageDone(stage, Long.MAX_VALUE, nowMicros());
+            } else {
+                endedBeforeLaunch.add(stage);
+            }
             return;
         }
         for (long n = stageDone[stage] + 1; n <= done; n++) {
