@@ -28,21 +28,22 @@ public final class JobBatches {
     private final JobNetwork network;
     private final ScheduledExecutorService timer;
     private ScheduledFuture<?> readyRepeat;
+    /** The execution the batches belong to: a stall fails it. */
+    private volatile JobExecution execution;
 
     /**
      * @param network         the job's network; null: this member alone
      * @param timer           the scheduler's thread, and the repeated readiness's
      * @param startEpochNanos when the job starts: batch 0 ends at the first batch end after it
-     * @param stalled         on the scheduling member: fails the job with why its batches stalled
      */
-    public JobBatches(ExecutionModel model, JobNetwork network, ScheduledExecutorService timer, long startEpochNanos, Consumer<String> stalled) {
+    public JobBatches(ExecutionModel model, JobNetwork network, ScheduledExecutorService timer, long startEpochNanos) {
         this.member = new MemberBatches(model);
         this.network = network;
         this.timer = timer;
         int self = network == null ? 0 : network.memberIndex();
         if (network == null || self == SCHEDULING_MEMBER) {
             scheduler = new BatchScheduler(model, startEpochNanos, network == null ? 1 : network.memberCount(), this::launchEverywhere, timer,
-                    stalled);
+                    why -> execution.fail(new IllegalStateException(why)));
             member.reportTo(new MemberBatches.Reports() {
                 @Override
                 public void ready() {
@@ -86,6 +87,11 @@ public final class JobBatches {
                 }
             });
         }
+    }
+
+    /** The execution these batches belong to, set as it is made. */
+    void belongTo(JobExecution execution) {
+        this.execution = execution;
     }
 
     /** Whether this member schedules the job's batches (and so has their times). */

@@ -31,6 +31,7 @@ public final class JobExecution {
         this.snapshots = snapshots;
         this.batches = batches;
         if (batches != null) {
+            batches.belongTo(this);
             completion.whenComplete((ok, failed) -> batches.stop());
         }
     }

@@ -70,12 +70,8 @@ public final class Engine implements AutoCloseable {
      */
     public Job newJob(Dag dag, JobConfig config, JobNetwork network) {
         SnapshotCoordinator snapshots = new SnapshotCoordinator(config.guarantee(), config.store(), config.restoreFrom());
-        JobExecution[] failing = new JobExecution[1];
-        JobBatches batches = config.execution().batched()
-                ? new JobBatches(config.execution(), network, jobTimer, epochNanos(), why -> failing[0].fail(new IllegalStateException(why)))
-                : null;
+        JobBatches batches = config.execution().batched() ? new JobBatches(config.execution(), network, jobTimer, epochNanos()) : null;
         JobExecution execution = new JobExecution(snapshots, batches);
-        failing[0] = execution;
         String name = "job-" + jobCounter.incrementAndGet();
         try {
             ExecutionPlan.start(dag, executionService, execution, network);

@@ -1,6 +1,7 @@
 package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.Clocks;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.execution.BatchScheduler.StageTimes;
@@ -204,6 +205,23 @@ class ExecutionModelsTest extends TestEngines {
         job.drainBatchTimes(times::add);
         assertThat(times).isNotEmpty();
         return times;
+    }
+
+    /** A sink that never takes an item: the batch it holds is never done, and the job fails saying so instead of hanging. */
+    @Test
+    void aBatchThatIsNeverDoneFailsTheJobNamingTheStageItWaitsFor() {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generator(RATE, EVENTS, (seq, time) -> seq, new ScheduleMonitor()))
+         .withoutTimestamps()
+         .writeTo(Sinks.fromProcessor("refuses-everything", () -> new AbstractProcessor() {
+             @Override
+             protected boolean tryProcess(int ordinal, Object item) {
+                 return false;
+             }
+         }));
+        Job job = run(p, ExecutionModel.microBatch(Duration.ofMillis(BATCH_MS)));
+        assertThatThrownBy(() -> finish(job)).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("MICRO_BATCH batch 0 is not done 10 s after its launch: stage 0 launched through 0, finished by part [-1]");
     }
 
     @Test
