@@ -10,7 +10,9 @@ scheduling is the group's, paid by its first batch. Per batch:
 - waiting at barriers: a stage's done to the next stage's launch, summed (micro-batch: the central
   scheduler hears that every task of the stage finished, then launches the next stage; group
   scheduling launches every stage at once, so there is none).
-Batches launched in the warm-up (counted from the first batch's launch) are left out.
+Batches launched in the warm-up (counted from the first batch's launch) are left out. Each row also
+says the size of the group its batch was launched in: 1 in micro-batch, fixed or tuned in group
+scheduling (`group_size: auto`), whose trace the figure draws.
 """
 import csv
 import io
@@ -25,7 +27,7 @@ from fournines_analysis.document import Block, Heading, Image, Paragraph, Table
 from fournines_analysis.errors import BadInput, read_text
 
 BATCHES_FILE = "batches.csv"
-COLUMNS = ("batch", "stage", "launched_us", "started_us", "done_us")
+COLUMNS = ("batch", "stage", "launched_us", "started_us", "done_us", "group_size")
 PARTS = ("scheduling", "compute", "waiting at barriers")
 
 
@@ -34,6 +36,7 @@ class BatchCosts:
     batch: int
     launched_us: int  # its first stage's launch
     parts_us: tuple[int, int, int]  # as PARTS
+    group_size: int  # of the group it was launched in
 
     @property
     def total_us(self) -> int:
@@ -47,6 +50,7 @@ def read_batches(path: Path) -> list[BatchCosts]:
     if header != list(COLUMNS):
         raise BadInput(path, f"the header must be {','.join(COLUMNS)}; is {','.join(header or [])!r}", 1)
     stages: dict[int, list[tuple[int, int, int]]] = {}
+    group_sizes: dict[int, int] = {}
     for line, row in enumerate(reader, start=2):
         if len(row) != len(COLUMNS):
             raise BadInput(path, f"must have {len(COLUMNS)} fields; has {len(row)}", line)
@@ -58,15 +62,18 @@ def read_batches(path: Path) -> list[BatchCosts]:
         for (earlier, later), name in (((0, 1), "started_us"), ((1, 2), "done_us")):
             if times[later] < times[earlier]:
                 raise BadInput(path, f"is {times[later]}, before {COLUMNS[earlier + 2]} {times[earlier]}", line, name)
+        if values["group_size"] < 1:
+            raise BadInput(path, f"must be at least 1; is {values['group_size']}", line, "group_size")
         stages[batch].append(times)
-    return [_costs(batch, times) for batch, times in sorted(stages.items())]
+        group_sizes.setdefault(batch, values["group_size"])
+    return [_costs(batch, times, group_sizes[batch]) for batch, times in sorted(stages.items())]
 
 
-def _costs(batch: int, stages: list[tuple[int, int, int]]) -> BatchCosts:
+def _costs(batch: int, stages: list[tuple[int, int, int]], group_size: int) -> BatchCosts:
     scheduling = sum(started - launched for launched, started, _ in stages)
     compute = sum(done - started for _, started, done in stages)
     waiting = sum(max(0, after[0] - before[2]) for before, after in zip(stages, stages[1:]))
-    return BatchCosts(batch, stages[0][0], (scheduling, compute, waiting))
+    return BatchCosts(batch, stages[0][0], (scheduling, compute, waiting), group_size)
 
 
 def _integer(text: str, path: Path, line: int, field: str) -> int:
@@ -96,10 +103,13 @@ def batch_blocks(run_dir: Path, warmup_s: float, title: str) -> list[Block]:
     rows = [[name, *(f"{v:,.2f}" for v in np.percentile(column, [50, 99])), f"{column.max():,.2f}"]
             for name, column in zip((*PARTS, "batch, all parts"), (*parts.T, parts.sum(axis=1)))]
     figure = _parts_figure(batches, parts, f"{title}: what each batch cost")
+    sizes = [b.group_size for b in batches]
+    groups = (f"Groups of {sizes[0]}." if min(sizes) == max(sizes)
+              else f"Group size tuned from {min(sizes)} to {max(sizes)} (median {np.median(sizes):g}); the line is its trace.")
     return [Heading("Batches"),
             Paragraph(f"{len(batches)} batches after the warm-up. Per batch, summed over its stages: scheduling (a "
                       "stage's launch to its start on the first task), compute (start to the last task's end) and "
-                      "waiting at barriers (a stage's end to the next stage's launch), in ms."),
+                      f"waiting at barriers (a stage's end to the next stage's launch), in ms. {groups}"),
             Table(["part", "p50 (ms)", "p99 (ms)", "max (ms)"], rows),
             Image(plots.save(figure, Path(run_dir) / "plots" / "batches.png"), "each batch's scheduling, compute and waiting")]
 
@@ -115,6 +125,12 @@ def _parts_figure(batches: list[BatchCosts], parts: np.ndarray, title: str) -> F
     ax.set_xlabel("batch")
     ax.set_ylabel("ms")
     ax.set_title(title)
-    ax.legend(loc="upper right")
+    ax.legend(loc="upper left")
     ax.grid(True, alpha=0.3)
+    sizes = [b.group_size for b in batches]
+    if min(sizes) != max(sizes):
+        trace = ax.twinx()
+        trace.step(x, sizes, where="mid", color="black", linewidth=1, label="group size")
+        trace.set_ylabel("group size")
+        trace.legend(loc="upper right")
     return fig

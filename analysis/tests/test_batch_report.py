@@ -6,13 +6,14 @@ from fournines_analysis.batches import measured_batches, read_batches
 from fournines_analysis.errors import BadInput
 from fournines_analysis.report import write_report
 
-HEADER = "batch,stage,launched_us,started_us,done_us\n"
+HEADER = "batch,stage,launched_us,started_us,done_us,group_size\n"
 T0 = 1_795_000_000_000_000  # an epoch in µs
 
 
-def rows(*batches):
-    """Each batch as its stages' (launched, started, done) offsets in µs from T0."""
-    lines = [f"{n},{s},{T0 + a},{T0 + b},{T0 + c}" for n, stages in enumerate(batches) for s, (a, b, c) in enumerate(stages)]
+def rows(*batches, group_sizes=None):
+    """Each batch as its stages' (launched, started, done) offsets in µs from T0; groups of 1 unless given per batch."""
+    sizes = group_sizes or [1] * len(batches)
+    lines = [f"{n},{s},{T0 + a},{T0 + b},{T0 + c},{sizes[n]}" for n, stages in enumerate(batches) for s, (a, b, c) in enumerate(stages)]
     return HEADER + "\n".join(lines) + "\n"
 
 
@@ -36,10 +37,11 @@ def test_the_warm_ups_batches_are_left_out(tmp_path):
 
 @pytest.mark.parametrize("text, where", [
     ("batch,stage,launched_us\n0,0,1\n", "batches.csv:1: the header must be"),
-    (HEADER + "0,0,1,2,x\n", "batches.csv:2: field 'done_us': must be an integer; is 'x'"),
-    (HEADER + "0,1,1,2,3\n", "batches.csv:2: field 'stage': must follow stage -1 of batch 0; is 1"),
-    (HEADER + "0,0,5,4,6\n", "batches.csv:2: field 'started_us': is 4, before launched_us 5"),
-    (HEADER + "0,0,1,2\n", "batches.csv:2: must have 5 fields; has 4"),
+    (HEADER + "0,0,1,2,x,1\n", "batches.csv:2: field 'done_us': must be an integer; is 'x'"),
+    (HEADER + "0,1,1,2,3,1\n", "batches.csv:2: field 'stage': must follow stage -1 of batch 0; is 1"),
+    (HEADER + "0,0,5,4,6,1\n", "batches.csv:2: field 'started_us': is 4, before launched_us 5"),
+    (HEADER + "0,0,1,2,3,0\n", "batches.csv:2: field 'group_size': must be at least 1; is 0"),
+    (HEADER + "0,0,1,2\n", "batches.csv:2: must have 6 fields; has 4"),
 ])
 def test_a_file_that_does_not_add_up_is_named_with_its_line_and_field(tmp_path, text, where):
     path = tmp_path / "batches.csv"
@@ -56,4 +58,13 @@ def test_the_report_of_a_batched_run_has_its_batches_and_a_continuous_one_none(s
     text = report.read_text()
     assert "## Batches" in text
     assert "| compute | 2.00 | 2.00 | 2.00 |" in text
+    assert "Groups of 1." in text
     assert (stall_run / "plots" / "batches.png").is_file()
+
+
+def test_a_tuned_group_size_is_reported_with_its_range(stall_run):
+    sizes = [2 if k % 2 else 4 for k in range(200)]  # after the 5 s warm-up, as many of each
+    (stall_run / "batches.csv").write_text(rows(*[[(k * 100_000, k * 100_000 + 50, k * 100_000 + 2_050)] for k in range(200)],
+                                                group_sizes=sizes))
+    report, _ = write_report(stall_run)
+    assert "Group size tuned from 2 to 4 (median 3); the line is its trace." in report.read_text()

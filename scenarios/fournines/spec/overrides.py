@@ -34,6 +34,7 @@ FIELDS: dict[str, str] = {
     "EXECUTION": "execution",
     "BATCH_MS": "batch_ms",
     "GROUP_SIZE": "group_size",
+    "LATENCY_TARGET_MS": "latency_target_ms",
     "ENGINE": "engine",
     "TARGET": "target",
 }

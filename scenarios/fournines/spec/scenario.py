@@ -16,7 +16,7 @@ from fournines.spec.kafka_settings import KAFKA, check_rules as check_kafka_rule
 from fournines.spec.overrides import Overrides
 from fournines.spec.query_field import QuerySpec
 from fournines.spec.registry import ENGINES, QUERIES
-from fournines.spec.schema import OPTIONAL, Choice, Duration, Field, Integer, ListOf, Problems, Record, Strings, Text
+from fournines.spec.schema import OPTIONAL, Choice, Duration, Field, Integer, IntegerOr, ListOf, Problems, Record, Strings, Text
 
 SCENARIOS_DIR = REPO_ROOT / "scenarios"
 NAME_PATTERN = r"[a-z0-9][a-z0-9-]*"
@@ -34,6 +34,8 @@ DEFAULT_SNAPSHOT_INTERVAL_MS = 10_000
 # Micro-batch and group execution without batch_ms or group_size (scenarios/README.md, "Scenario files").
 DEFAULT_BATCH_MS = 100
 DEFAULT_GROUP_SIZE = 10
+# group_size: auto without latency_target_ms: the target the "highest rate" is measured at.
+DEFAULT_LATENCY_TARGET_MS = 1000
 
 # Meanings, defaults and rules of every field: scenarios/README.md, "Scenario files".
 FAULT = Record({
@@ -66,7 +68,8 @@ SCHEMA = Record({
     "mode": Field(Choice("single", "active-active"), "single"),
     "execution": Field(Choice("continuous", "micro-batch", "group"), "continuous"),
     "batch_ms": Field(Integer(1, 3_600_000), OPTIONAL),  # default: DEFAULT_BATCH_MS when batched
-    "group_size": Field(Integer(1, 1_000_000), OPTIONAL),  # default: 1 for micro-batch, DEFAULT_GROUP_SIZE for group
+    "group_size": Field(IntegerOr("auto", 1, 1_000_000), OPTIONAL),  # default: 1 for micro-batch, DEFAULT_GROUP_SIZE for group
+    "latency_target_ms": Field(Integer(1, 3_600_000), OPTIONAL),  # with group_size auto; default DEFAULT_LATENCY_TARGET_MS
     "faults": Field(ListOf(FAULT), []),
     "warmup": Field(Duration(), "10s"),
     "duration": Field(Duration(1), "60s"),
@@ -142,6 +145,9 @@ def _check_rules(s: dict, problems: Problems) -> None:
         if opt in GC_FLAGS.values() or re.fullmatch(r"-XX:[+-]Use\w+GC", opt):
             problems.add(f"cluster.jvm_opts[{i}]", f"{opt!r} selects a GC; set cluster.gc instead "
                          f"(one of {', '.join(GC_FLAGS)})")
+    if "latency_target_ms" in s and s.get("group_size") != "auto":
+        problems.add("latency_target_ms", "only with group_size auto (it is the tuned group size's target); "
+                     f"group_size is {s.get('group_size', 'left out')}")
     interval = s.get("snapshot_interval_ms")
     if s["guarantee"] == "none" and interval:
         problems.add("snapshot_interval_ms", f"must be 0 or left out when guarantee is none; is {interval}")
@@ -189,6 +195,10 @@ def _resolve(s: dict) -> dict:
     else:
         s.setdefault("batch_ms", DEFAULT_BATCH_MS)
         s["group_size"] = s.get("group_size", DEFAULT_GROUP_SIZE) if s["execution"] == "group" else 1
+    if s.get("group_size") == "auto":
+        s.setdefault("latency_target_ms", DEFAULT_LATENCY_TARGET_MS)
+    else:
+        s.pop("latency_target_ms", None)
     for fault in s["faults"]:
         if fault["action"] == "restart":
             fault.setdefault("duration", "0s")

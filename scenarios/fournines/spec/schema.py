@@ -74,6 +74,18 @@ class Integer(Spec):
             return text
 
 
+class IntegerOr(Integer):
+    """An integer in range, or one word that stands for something else (`group_size: auto`)."""
+
+    def __init__(self, word: str, minimum: int, maximum: int | None = None):
+        super().__init__(minimum, maximum)
+        self.word = word
+        self.allowed = f"{self.allowed}, or {word}"
+
+    def check(self, value, path, problems):
+        return value if value == self.word else super().check(value, path, problems)
+
+
 class Choice(Spec):
     def __init__(self, *values: str):
         self.values = values

@@ -24,6 +24,7 @@ SAMPLES = {
     "EXECUTION": ("group", "group"),
     "BATCH_MS": ("250", 250),
     "GROUP_SIZE": ("4", 4),
+    "LATENCY_TARGET_MS": ("400", 400),
     "ENGINE": ("jet", "jet"),
     "TARGET": ("aws", "aws"),
     "PRODUCERS": ("2", 2),
@@ -52,7 +53,7 @@ def test_each_override_sets_its_field(key):
     # What the other fields need for this value to be valid on its own.
     kafka = ["SOURCE=kafka"] if FIELDS[key].startswith("load.kafka.") else []
     extra = {"MODE": ["CLUSTER=2"], "SNAPSHOT_INTERVAL_MS": ["GUARANTEE=exactly-once"], "BATCH_MS": ["EXECUTION=group"],
-             "GROUP_SIZE": ["EXECUTION=group"]}.get(key, kafka)
+             "GROUP_SIZE": ["EXECUTION=group"], "LATENCY_TARGET_MS": ["EXECUTION=group", "GROUP_SIZE=auto"]}.get(key, kafka)
     scenario = load_scenario("q5", parse_overrides([f"{key}={text}", *extra]))
     assert field(scenario, FIELDS[key]) == expected
     before = load_scenario("q5", parse_overrides(extra))

@@ -62,7 +62,7 @@ def test_a_guarantee_gets_jets_default_snapshot_interval(tmp_path):
     (MINIMAL.replace("rate: 1000", "rate: 1000, rat: 5"),
      "load.rat: unknown field; allowed here: rate, source, partitions, keys, kafka"),
     (MINIMAL + "warm_up: 5s\n", "warm_up: unknown field; allowed here: name, description, engine, query, load, "
-                                "cluster, guarantee, snapshot_interval_ms, mode, execution, batch_ms, group_size, faults, warmup, duration, target"),
+                                "cluster, guarantee, snapshot_interval_ms, mode, execution, batch_ms, group_size, latency_target_ms, faults, warmup, duration, target"),
     (MINIMAL.replace("rate: 1000", "rate: fast"), 'load.rate: must be an integer from 1 to 1_000_000_000; is "fast"'),
     (MINIMAL + "cluster: {threads: true}\n", "cluster.threads: must be an integer from 1 to 1_024; is true"),
     (MINIMAL + "guarantee: exactly_once\n",
@@ -173,3 +173,15 @@ def test_each_execution_model_runs_with_its_own_settings_from_one_file():
     continuous = load_scenario("ysb-group", parse_overrides(["EXECUTION=continuous"]))
     assert "batch_ms" not in continuous and "group_size" not in continuous
     assert load_scenario("q5", parse_overrides(["EXECUTION=micro-batch"]))["batch_ms"] == 100
+
+
+def test_a_tuned_group_size_has_a_latency_target_and_only_it_does():
+    tuned = load_scenario("ysb-group", parse_overrides(["GROUP_SIZE=auto"]))
+    assert (tuned["group_size"], tuned["latency_target_ms"]) == ("auto", 1000)
+    assert load_scenario("ysb-group", parse_overrides(["GROUP_SIZE=auto", "LATENCY_TARGET_MS=400"]))["latency_target_ms"] == 400
+    # A comparison of the models from one file: the others run without it.
+    assert "latency_target_ms" not in load_scenario("ysb-group", parse_overrides(["GROUP_SIZE=auto", "EXECUTION=micro-batch"]))
+    with pytest.raises(ScenarioError, match=r"latency_target_ms: only with group_size auto .*; group_size is 10"):
+        load_scenario("ysb-group", parse_overrides(["LATENCY_TARGET_MS=400"]))
+    with pytest.raises(ScenarioError, match=r"group_size: .*an integer from 1 to 1_000_000, or auto"):
+        load_scenario("ysb-group", parse_overrides(["GROUP_SIZE=some"]))

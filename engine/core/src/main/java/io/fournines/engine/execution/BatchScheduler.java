@@ -35,7 +35,9 @@ import java.util.function.Consumer;
  *
  * <p>Nothing is launched before every part said it is ready. Each stage of each batch becomes a
  * {@link StageTimes} row once the batch is done. A batch not done {@link #stallTimeoutNanos} after
- * its launch fails the job, naming the stages and parts it waits for: nothing stalls silently.
+ * its launch fails the job, naming the stages and parts it waits for: nothing stalls silently. A
+ * tuned group size ({@link ExecutionModel#tuned}) changes after each group, by the group's worst
+ * batch.
  */
 public final class BatchScheduler {
 
@@ -43,9 +45,10 @@ public final class BatchScheduler {
      * One stage of one batch, epoch microseconds: launched by the scheduler (a batch launched ahead,
      * in a group, counts from its end, when its items are all due), started on the first tasklet that
      * saw the launch on any member (not before the batch's end either, nor before the launch: members'
-     * clocks may differ by their skew), and finished on every tasklet of the stage, as the scheduler heard it.
+     * clocks may differ by their skew), and finished on every tasklet of the stage, as the scheduler heard it;
+     * and the size of the group the batch was launched in.
      */
-    public record StageTimes(long batch, int stage, long launchedMicros, long startedMicros, long doneMicros) {
+    public record StageTimes(long batch, int stage, long launchedMicros, long startedMicros, long doneMicros, int groupSize) {
     }
 
     /** Where launches go: every part of the job. */
@@ -66,7 +69,11 @@ public final class BatchScheduler {
     private final long originEpochNanos;
     private final ConcurrentLinkedQueue<StageTimes> finished = new ConcurrentLinkedQueue<>();
     private final Consumer<String> stalled;
-    private final long stallTimeoutNanos;
+    /** The size of the next group: the model's, or as tuned so far. */
+    private int groupSize;
+    /** Of the running group: its size, and its batches' worst time from end to done, µs. */
+    private int runningGroupSize;
+    private long groupWorstMicros;
 
     private final boolean[] ready;
     private int readyParts;
@@ -100,8 +107,7 @@ public final class BatchScheduler {
         this.thread = thread;
         this.ready = new boolean[parts];
         this.stalled = stalled;
-        // Ten seconds, or twenty batches' worth of a group if that is longer.
-        this.stallTimeoutNanos = Math.max(TimeUnit.SECONDS.toNanos(10), 20 * batchNanos * model.groupSize());
+        this.groupSize = model.groupSize();
         long[] clocks = Clocks.pair();
         this.originNanoTime = clocks[0];
         this.originEpochNanos = clocks[1];
@@ -133,7 +139,7 @@ public final class BatchScheduler {
             throw new IllegalStateException("stopped: no more checks");
         }
         long[][] oldest = inFlight.get(batchesDone + 1);
-        if (oldest == null || oldest[0][0] == 0 || nowMicros() - oldest[0][0] < stallTimeoutNanos / 1_000) {
+        if (oldest == null || oldest[0][0] == 0 || nowMicros() - oldest[0][0] < stallTimeoutNanos() / 1_000) {
             return;
         }
         StringBuilder waiting = new StringBuilder();
@@ -144,9 +150,14 @@ public final class BatchScheduler {
             }
         }
         stopped = true;
-        stalled.accept(model.kind() + " batch " + (batchesDone + 1) + " is not done " + stallTimeoutNanos / 1_000_000_000 + " s after its launch: "
+        stalled.accept(model.kind() + " batch " + (batchesDone + 1) + " is not done " + stallTimeoutNanos() / 1_000_000_000 + " s after its launch: "
                 + waiting + " (the parts are the members in order)");
         throw new IllegalStateException("stalled: no more checks");
+    }
+
+    /** Ten seconds, or twenty lengths of the running group if that is longer. */
+    private long stallTimeoutNanos() {
+        return Math.max(TimeUnit.SECONDS.toNanos(10), 20 * batchNanos * runningGroupSize);
     }
 
     /** No more launches (the job ended or failed). */
@@ -235,11 +246,16 @@ public final class BatchScheduler {
             long[][] times = inFlight.remove(n);
             for (int s = 0; s < times.length; s++) {
                 long started = Math.max(times[s][0], times[s][1]);
-                finished.add(new StageTimes(n, s, times[s][0], started, Math.max(started, times[s][2])));
+                finished.add(new StageTimes(n, s, times[s][0], started, Math.max(started, times[s][2]), runningGroupSize));
             }
+            groupWorstMicros = Math.max(groupWorstMicros, times[times.length - 1][2] - endOf(n) / 1_000);
         }
         batchesDone = done;
         if (done == launched[0] && !allEnded()) {
+            if (model.tunesGroupSize()) {
+                groupSize = groupWorstMicros <= model.latencyTarget().toNanos() / 1_000 ? Math.min(ExecutionModel.MAX_GROUP_SIZE, groupSize + 1)
+                        : Math.max(1, groupSize / 2);
+            }
             launchWhenDue(done + 1);
         }
     }
@@ -269,7 +285,9 @@ public final class BatchScheduler {
         if (stopped) {
             return;
         }
-        long last = first + model.groupSize() - 1;
+        long last = first + groupSize - 1;
+        runningGroupSize = groupSize;
+        groupWorstMicros = Long.MIN_VALUE;
         long now = nowMicros();
         for (long n = first; n <= last; n++) {
             inFlight.put(n, new long[stageDone.length][3]);

@@ -74,23 +74,28 @@ class ScenarioTest {
     void theExecutionModelIsReadWithItsBatchesAndWhatCannotRunIsNamed() throws Exception {
         assertThat(parse("fournines", Q5, LOAD, 1, "").execution()).isEqualTo(Execution.CONTINUOUS);
         assertThat(parse("fournines", Q5, LOAD, 1, "'execution':'micro-batch','batch_ms':200").execution())
-                .isEqualTo(new Execution("micro-batch", 200, 1));
+                .isEqualTo(new Execution("micro-batch", 200, 1, 0));
         assertThat(parse("fournines", Q5, LOAD, 1, "'execution':'group','batch_ms':100,'group_size':20").execution())
-                .isEqualTo(new Execution("group", 100, 20));
+                .isEqualTo(new Execution("group", 100, 20, 0));
+        assertThat(parse("fournines", Q5, LOAD, 1, "'execution':'group','batch_ms':100,'group_size':'auto','latency_target_ms':1000").execution())
+                .isEqualTo(new Execution("group", 100, 0, 1000));
         String[][] refused = {
             {"jet", "'execution':'micro-batch','batch_ms':100", "execution: jet runs \"continuous\"; is \"micro-batch\""},
             {"fournines", "'execution':'sometimes'", "execution: must be one of \"continuous\", \"micro-batch\", \"group\"; is \"sometimes\""},
             {"fournines", "'batch_ms':100", "batch_ms: only for execution micro-batch or group; execution is continuous"},
             {"fournines", "'execution':'group','group_size':4", "batch_ms: missing"},
             {"fournines", "'execution':'micro-batch','batch_ms':100,'group_size':3", "group_size: micro-batch launches one batch at a time (1); is 3"},
+            {"fournines", "'execution':'group','batch_ms':100,'group_size':'some'", "group_size: must be an integer or \"auto\"; is \"some\""},
+            {"fournines", "'execution':'group','batch_ms':100,'group_size':'auto'", "latency_target_ms: missing; required when group_size is auto"},
+            {"fournines", "'execution':'group','batch_ms':100,'group_size':4,'latency_target_ms':500", "latency_target_ms: only with group_size auto"},
         };
         for (String[] r : refused) {
             assertThatThrownBy(() -> parse(r[0], Q5, LOAD, 1, r[1])).isInstanceOf(ScenarioException.class).hasMessage(r[2]);
         }
         assertThat(parse("fournines", Q5, LOAD, 3, "'execution':'group','batch_ms':100,'group_size':4").execution())
-                .isEqualTo(new Execution("group", 100, 4));
+                .isEqualTo(new Execution("group", 100, 4, 0));
         assertThat(parse("fournines", Q5, "{'rate':1000,'keys':10,'source':'kafka'}", 1, "'execution':'micro-batch','batch_ms':100").execution())
-                .isEqualTo(new Execution("micro-batch", 100, 1));
+                .isEqualTo(new Execution("micro-batch", 100, 1, 0));
     }
 
     @ParameterizedTest

@@ -241,14 +241,14 @@ final class FourninesEngine implements EngineAdapter {
         /**
          * Micro-batch and group execution, on the member that schedules: each stage of each batch the
          * job finished, as {@code batches.csv} (epoch µs the scheduler launched it, the first tasklet
-         * on any member started it, the last finished it).
+         * on any member started it, the last finished it; the size of the group it was launched in).
          */
         private void writeBatchTimes(Job job) throws IOException {
-            try (CsvFile csv = CsvFile.create(dir, BATCHES_FILE, "batch,stage,launched_us,started_us,done_us")) {
+            try (CsvFile csv = CsvFile.create(dir, BATCHES_FILE, "batch,stage,launched_us,started_us,done_us,group_size")) {
                 List<BatchScheduler.StageTimes> rows = new ArrayList<>();
                 job.drainBatchTimes(rows::add);
                 for (BatchScheduler.StageTimes t : rows) {
-                    csv.row("%d,%d,%d,%d,%d", t.batch(), t.stage(), t.launchedMicros(), t.startedMicros(), t.doneMicros());
+                    csv.row("%d,%d,%d,%d,%d,%d", t.batch(), t.stage(), t.launchedMicros(), t.startedMicros(), t.doneMicros(), t.groupSize());
                 }
             }
         }
@@ -384,7 +384,9 @@ final class FourninesEngine implements EngineAdapter {
     static ExecutionModel executionModel(Execution execution) {
         return switch (execution.model()) {
             case Execution.MICRO_BATCH -> ExecutionModel.microBatch(Duration.ofMillis(execution.batchMs()));
-            case Execution.GROUP -> ExecutionModel.group(Duration.ofMillis(execution.batchMs()), execution.groupSize());
+            case Execution.GROUP -> execution.latencyTargetMs() > 0
+                    ? ExecutionModel.tuned(Duration.ofMillis(execution.batchMs()), Duration.ofMillis(execution.latencyTargetMs()))
+                    : ExecutionModel.group(Duration.ofMillis(execution.batchMs()), execution.groupSize());
             default -> ExecutionModel.CONTINUOUS;
         };
     }
