@@ -306,10 +306,24 @@ class ClusterProcessesTest {
             "EXACTLY_ONCE, -2, committed:10",
     })
     void aMemberKilledMidRunIsRecoveredWithNothingLost(String guarantee, int chosen, String freezeAt) throws Exception {
+        killAndRecover(guarantee, chosen, freezeAt, List.of());
+    }
+
+    /**
+     * The same under micro-batch and group execution: the restarted execution schedules its batches
+     * anew (from its first member), and the output equals a fault-free continuous run's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"micro-batch:100", "group:100:4"})
+    void aMemberKilledInBatchesIsRecoveredWithNothingLost(String execution) throws Exception {
+        killAndRecover("EXACTLY_ONCE", 2, "processing:1500", List.of("-Dfournines.test.execution=" + execution));
+    }
+
+    private void killAndRecover(String guarantee, int chosen, String freezeAt, List<String> jvmFlags) throws Exception {
         long events = 300_000;
         List<String> expected = ClusterQueryDriver.runAlone("count", events);
         assertThat(expected).hasSizeGreaterThan(1_000);
-        List<Process> started = startThree("count", events, 0, List.of(), guarantee, 60_000, chosen, freezeAt);
+        List<Process> started = startThree("count", events, 0, jvmFlags, guarantee, 60_000, chosen, freezeAt);
         List<Integer> candidates = chosen == COORDINATOR ? List.of(0, 1, 2) : List.of(chosen);
         await().atMost(60, TimeUnit.SECONDS).pollInterval(5, TimeUnit.MILLISECONDS).until(() -> candidates.stream()
                 .anyMatch(m -> Files.exists(dir.resolve("frozen-" + m)) || !started.get(m).isAlive()));
