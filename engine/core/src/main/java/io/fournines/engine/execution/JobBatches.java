@@ -26,6 +26,8 @@ public final class JobBatches {
     /** Null on a member that does not schedule. */
     private final BatchScheduler scheduler;
     private final JobNetwork network;
+    /** This member's index in the execution (0 alone). */
+    private final int self;
     private final ScheduledExecutorService timer;
     private ScheduledFuture<?> readyRepeat;
     /** The execution the batches belong to: a stall fails it. */
@@ -40,52 +42,56 @@ public final class JobBatches {
         this.member = new MemberBatches(model);
         this.network = network;
         this.timer = timer;
-        int self = network == null ? 0 : network.memberIndex();
-        if (network == null || self == SCHEDULING_MEMBER) {
-            scheduler = new BatchScheduler(model, startEpochNanos, network == null ? 1 : network.memberCount(), this::launchEverywhere, timer,
-                    why -> execution.fail(new IllegalStateException(why)));
-            member.reportTo(new MemberBatches.Reports() {
-                @Override
-                public void ready() {
-                    scheduler.ready(self);
-                }
-
-                @Override
-                public void stageDone(int stage, long batch, long startedMicros) {
-                    scheduler.stageDone(self, stage, batch, startedMicros);
-                }
-            });
-        } else {
-            scheduler = null;
-            member.reportTo(new MemberBatches.Reports() {
-                @Override
-                public void ready() {
-                    network.sendBatchReady(SCHEDULING_MEMBER);
-                }
-
-                @Override
-                public void stageDone(int stage, long batch, long startedMicros) {
-                    network.sendStageDone(SCHEDULING_MEMBER, stage, batch, startedMicros);
-                }
-            });
-        }
+        this.self = network == null ? 0 : network.memberIndex();
+        this.scheduler = network == null || self == SCHEDULING_MEMBER
+                ? new BatchScheduler(model, startEpochNanos, network == null ? 1 : network.memberCount(), this::launchEverywhere, timer,
+                        why -> execution.fail(new IllegalStateException(why)))
+                : null;
+        Link link = new Link();
+        member.reportTo(link);
         if (network != null) {
-            network.registerBatches(new BatchEndpoint() {
-                @Override
-                public void onReady(int fromMember) {
-                    scheduler.ready(fromMember);
-                }
+            network.registerBatches(link);
+        }
+    }
 
-                @Override
-                public void onStageDone(int fromMember, int stage, long batch, long startedMicros) {
-                    scheduler.stageDone(fromMember, stage, batch, startedMicros);
-                }
+    /**
+     * Between this member's part and the scheduler: reports go to it directly on the member that
+     * schedules, else over the network; what the network brings goes to the scheduler (its
+     * readiness and stage reports) or to the part (launches).
+     */
+    private final class Link implements MemberBatches.Reports, BatchEndpoint {
 
-                @Override
-                public void onLaunch(int stage, long throughBatch, long firstEnd) {
-                    member.launch(stage, throughBatch, firstEnd);
-                }
-            });
+        @Override
+        public void ready() {
+            if (scheduler != null) {
+                scheduler.ready(self);
+            } else {
+                network.sendBatchReady(SCHEDULING_MEMBER);
+            }
+        }
+
+        @Override
+        public void stageDone(int stage, long batch, long startedMicros) {
+            if (scheduler != null) {
+                scheduler.stageDone(self, stage, batch, startedMicros);
+            } else {
+                network.sendStageDone(SCHEDULING_MEMBER, stage, batch, startedMicros);
+            }
+        }
+
+        @Override
+        public void onReady(int fromMember) {
+            scheduler.ready(fromMember);
+        }
+
+        @Override
+        public void onStageDone(int fromMember, int stage, long batch, long startedMicros) {
+            scheduler.stageDone(fromMember, stage, batch, startedMicros);
+        }
+
+        @Override
+        public void onLaunch(int stage, long throughBatch, long firstEnd) {
+            member.launch(stage, throughBatch, firstEnd);
         }
     }
 
@@ -149,7 +155,7 @@ public final class JobBatches {
         member.launch(stage, throughBatch, firstEnd);
         if (network != null) {
             for (int m = 0; m < network.memberCount(); m++) {
-                if (m != network.memberIndex()) {
+                if (m != self) {
                     network.sendLaunch(m, stage, throughBatch, firstEnd);
                 }
             }
