@@ -13,7 +13,7 @@ REGISTRY = REPO_ROOT / "nexmark/core/src/main/resources/io/fournines/nexmark/que
 @dataclass(frozen=True)
 class Query:
     name: str
-    input: str  # the events it reads: "nexmark" (the NEXMark generator's), "trades" (the load generator's stock trades) or "ysb" (YSB's ad events)
+    input: str  # the events it reads: "nexmark" (the NEXMark generator's), "trades" (the load generator's stock trades), "ysb" (YSB's ad events) or "numbers" (random numbers)
     parameters: dict[str, Field]  # the scenario fields `query.<parameter>`, with their range and default
     sources: tuple[str, ...]  # the `load.source` values that make its events
     bounded_only: str | None  # why no scenario can run it (it runs on a bounded file only); None if one can

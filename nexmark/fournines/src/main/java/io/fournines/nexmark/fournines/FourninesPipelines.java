@@ -18,6 +18,7 @@ import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.queries.NexmarkQuery;
 import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
+import io.fournines.nexmark.queries.ScheduledSums;
 import io.fournines.nexmark.queries.YsbCampaignViews;
 import io.fournines.nexmark.query.QueryParameters;
 import io.fournines.nexmark.ysb.AdEvent;
@@ -57,6 +58,11 @@ final class FourninesPipelines {
                 return generator::event;
             }, monitor, start)).withTimestamps(AdEvent::eventTimeMillis, 0);
             results = windowLatency(YsbCampaignViews.attach(events.filter(processed::test), ads, parameters.windowMs()), run, threads, record);
+        } else if (queryName.equals(ScheduledSums.NAME)) {
+            StreamStage<ScheduledSums.Drawn> numbers = pipeline.readFrom(Sources.generator(load.rate(), load.limit(),
+                    () -> (sequence, scheduledNanos) -> new ScheduledSums.Drawn(ScheduledSums.number(sequence), millis(scheduledNanos)), monitor, start))
+                    .withTimestamps(ScheduledSums.Drawn::timeMs, 0);
+            results = windowLatency(ScheduledSums.attach(numbers.filter(processed::test), load.keys(), parameters.windowMs()), run, threads, record);
         } else {
             results = nexmark(pipeline, queryName, parameters, load, threads, run, monitor, start, processed, record);
         }

@@ -6,11 +6,13 @@ import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
+import io.fournines.nexmark.driver.GeneratorSpec;
 import io.fournines.nexmark.driver.ReferenceResults;
 import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.generator.EventSchedule;
-import io.fournines.nexmark.query.QueryParameters;
+import io.fournines.nexmark.queries.ScheduledSums;
 import io.fournines.nexmark.queries.YsbCampaignViews;
+import io.fournines.nexmark.query.QueryParameters;
 import io.fournines.nexmark.ysb.AdEvent;
 import io.fournines.nexmark.ysb.YsbAds;
 import io.fournines.nexmark.ysb.YsbGenerator;
@@ -19,10 +21,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
@@ -49,14 +54,14 @@ class FourninesQueriesMatchReferenceTest {
     @ParameterizedTest
     @MethodSource("queries")
     void matchesTheReference(String query) throws Exception {
-        ReferenceResults.assertMatchesReference(query, (q, run) -> runBounded(q, ReferenceResults.parameters(q), run, ExecutionModel.CONTINUOUS));
+        ReferenceResults.assertMatchesReference(query, (q, run) -> runBounded(q, ReferenceResults.parameters(q), ReferenceResults.spec(), run, ExecutionModel.CONTINUOUS));
     }
 
     /** The same results in batches, over a schedule that starts ahead so the events come in many batches, not one. */
     @ParameterizedTest
     @MethodSource("queriesInBatches")
     void matchesTheReferenceInBatches(String query, ExecutionModel model) throws Exception {
-        ReferenceResults.assertMatchesReference(query, startAhead(), (q, run) -> runBounded(q, ReferenceResults.parameters(q), run, model));
+        ReferenceResults.assertMatchesReference(query, startAhead(), (q, run) -> runBounded(q, ReferenceResults.parameters(q), ReferenceResults.spec(), run, model));
     }
 
     /** YSB over the same bounded schedule, in 200 ms windows: the views per campaign of YSB's own computation, under every model. */
@@ -68,10 +73,47 @@ class FourninesQueriesMatchReferenceTest {
         }
     }
 
-    private static void runBounded(String query, QueryParameters parameters, RunContext run, ExecutionModel model) {
+    /**
+     * The scheduling micro-benchmark over the same bounded schedule, in 200 ms windows, without a
+     * shuffle stage and through one of 16 keys: each window's sum of the numbers drawn in it, under every model.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 16})
+    void sumsMatchTheNumbersDrawnInEachWindow(long reduceKeys) {
+        assertSumsMatch(ReferenceResults.startEpochNanos(), ExecutionModel.CONTINUOUS, reduceKeys);
+        for (ExecutionModel model : BATCHED) {
+            assertSumsMatch(startAhead(), model, reduceKeys);
+        }
+    }
+
+    private static void assertSumsMatch(long start, ExecutionModel model, long reduceKeys) {
+        List<Object> results = new ArrayList<>();
+        RunContext run = ReferenceResults.collectingRun(results, start);
+        try {
+            runBounded(ScheduledSums.NAME, ReferenceResults.TUMBLING, GeneratorSpec.bounded(ReferenceResults.RATE, reduceKeys, ReferenceResults.EVENTS),
+                    run, model);
+        } finally {
+            run.unregister();
+        }
+        long windowMs = ReferenceResults.TUMBLING.windowMs();
+        EventSchedule schedule = new EventSchedule(ReferenceResults.RATE);
+        Map<Long, Long> expected = new TreeMap<>();
+        for (long i = 0; i < ReferenceResults.EVENTS; i++) {
+            long timeMs = Math.floorDiv(start + schedule.offsetNanos(i), 1_000_000L);
+            expected.merge(Math.floorDiv(timeMs, windowMs) * windowMs + windowMs, ScheduledSums.number(i), Long::sum);
+        }
+        assertThat(expected).hasSizeGreaterThan(5);
+        Map<Long, Long> actual = new TreeMap<>();
+        results.forEach(r -> actual.merge(((ScheduledSums.WindowSum) r).end(), ((ScheduledSums.WindowSum) r).sum(), (a, b) -> {
+            throw new AssertionError("two sums for the window ending at " + ((ScheduledSums.WindowSum) r).end());
+        }));
+        assertThat(actual).as("sums under %s, %d keys", model.kind(), reduceKeys).isEqualTo(expected);
+    }
+
+    private static void runBounded(String query, QueryParameters parameters, GeneratorSpec load, RunContext run, ExecutionModel model) {
         try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(2))) {
             long startEpochNanos = run.origin()[1];
-            engine.newJob(FourninesPipelines.generatorFed(query, parameters, ReferenceResults.spec(), 2, run,
+            engine.newJob(FourninesPipelines.generatorFed(query, parameters, load, 2, run,
                     new ScheduleMonitor(), () -> GeneratorSourceP.SharedStart.at(startEpochNanos), event -> true, null, null).toDag(),
                     JobConfig.defaults().executing(model)).join();
         }
@@ -85,7 +127,7 @@ class FourninesQueriesMatchReferenceTest {
         List<Object> results = new ArrayList<>();
         RunContext run = ReferenceResults.collectingRun(results, start);
         try {
-            runBounded(YsbCampaignViews.NAME, ReferenceResults.TUMBLING, run, model);
+            runBounded(YsbCampaignViews.NAME, ReferenceResults.TUMBLING, ReferenceResults.spec(), run, model);
         } finally {
             run.unregister();
         }
