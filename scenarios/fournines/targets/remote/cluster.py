@@ -94,7 +94,10 @@ def playbook(cluster: Cluster, name: str, extra: dict, check: bool = True, limit
     variables = cluster.private / "run-vars.json"  # holds the secret: mode 0600
     variables.touch(mode=0o600)
     write_text(variables, json.dumps(extra))
-    env = {**os.environ, "ANSIBLE_CONFIG": str(ANSIBLE_DIR / "ansible.cfg")}
+    # SSH's shared connections in the run's own folder: two runs' hosts may have the same address
+    # (emulated hosts always do), and one would talk to the other's hosts through ~/.ansible/cp.
+    env = {**os.environ, "ANSIBLE_CONFIG": str(ANSIBLE_DIR / "ansible.cfg"),
+           "ANSIBLE_SSH_CONTROL_PATH_DIR": str(cluster.private / "ssh-control")}
     subprocess.run(cluster.reach([ansible_playbook(), "-i", str(cluster.inventory_path), "-e", f"@{variables}",
                                   *(["--limit", limit] if limit else []), str(ANSIBLE_DIR / name)]),
                    cwd=ANSIBLE_DIR, env=env, check=check)
