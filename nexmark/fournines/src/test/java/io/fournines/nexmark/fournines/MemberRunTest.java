@@ -120,7 +120,7 @@ class MemberRunTest {
         assertThat(stderr.toString(StandardCharsets.UTF_8))
                 .contains("query.window_ms: must be a multiple of query.slide_ms (300); is 1000")
                 .contains("load.rate: missing")
-                .contains("query.name: fournines runs q0, q1, q2, q5, q7, q8, q13, trades, ysb; is \"q4\"")
+                .contains("query.name: fournines runs q0, q1, q2, q5, q7, q8, q13, trades, ysb, sums; is \"q4\"")
                 .contains("load.partitions: the in-process generator runs one slice per worker thread");
     }
 
