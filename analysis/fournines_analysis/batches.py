@@ -9,7 +9,9 @@ scheduling is the group's, paid by its first batch. Per batch:
 - compute: each stage's start to its done, summed;
 - waiting at barriers: a stage's done to the next stage's launch, summed (micro-batch: the central
   scheduler hears that every task of the stage finished, then launches the next stage; group
-  scheduling launches every stage at once, so there is none).
+  scheduling launches every stage at once, so there is none);
+and the batch's time, its first stage's launch to its last stage's done: the parts' sum in
+micro-batch, less in group scheduling, whose stages run at once.
 Batches launched in the warm-up (counted from the first batch's launch) are left out. Each row also
 says the size of the group its batch was launched in: 1 in micro-batch, fixed or tuned in group
 scheduling (`group_size: auto`), whose trace the figure draws.
@@ -37,10 +39,7 @@ class BatchCosts:
     launched_us: int  # its first stage's launch
     parts_us: tuple[int, int, int]  # as PARTS
     group_size: int  # of the group it was launched in
-
-    @property
-    def total_us(self) -> int:
-        return sum(self.parts_us)
+    span_us: int  # its first stage's launch to its last stage's done
 
 
 def read_batches(path: Path) -> list[BatchCosts]:
@@ -73,7 +72,7 @@ def _costs(batch: int, stages: list[tuple[int, int, int]], group_size: int) -> B
     scheduling = sum(started - launched for launched, started, _ in stages)
     compute = sum(done - started for _, started, done in stages)
     waiting = sum(max(0, after[0] - before[2]) for before, after in zip(stages, stages[1:]))
-    return BatchCosts(batch, stages[0][0], (scheduling, compute, waiting), group_size)
+    return BatchCosts(batch, stages[0][0], (scheduling, compute, waiting), group_size, stages[-1][2] - stages[0][0])
 
 
 def _integer(text: str, path: Path, line: int, field: str) -> int:
@@ -101,7 +100,7 @@ def batch_blocks(run_dir: Path, warmup_s: float, title: str) -> list[Block]:
         return [Heading("Batches"), Paragraph(f"{BATCHES_FILE} holds no batch launched after the warm-up.")]
     parts = np.array([b.parts_us for b in batches], dtype=float) / 1000
     rows = [[name, *(f"{v:,.2f}" for v in np.percentile(column, [50, 99])), f"{column.max():,.2f}"]
-            for name, column in zip((*PARTS, "batch, all parts"), (*parts.T, parts.sum(axis=1)))]
+            for name, column in zip((*PARTS, "batch, launch to done"), (*parts.T, np.array([b.span_us for b in batches]) / 1000))]
     figure = _parts_figure(batches, parts, f"{title}: what each batch cost")
     sizes = [b.group_size for b in batches]
     groups = (f"Groups of {sizes[0]}." if min(sizes) == max(sizes)

@@ -23,9 +23,18 @@ def test_a_micro_batchs_stages_add_up_to_scheduling_compute_and_waiting(tmp_path
     path.write_text(rows([(0, 100, 5_100), (5_300, 5_350, 7_350)], [(100_000, 100_020, 101_020), (101_020, 101_030, 101_530)]))
     first, second = read_batches(path)
     assert first.parts_us == (150, 7_000, 200)
-    assert first.total_us == 7_350
+    assert first.span_us == 7_350
     assert second.parts_us == (30, 1_500, 0)
     assert second.launched_us == T0 + 100_000
+
+
+def test_a_groups_stages_run_at_once_so_its_batch_takes_less_than_its_parts(tmp_path):
+    path = tmp_path / "batches.csv"
+    # both stages launched at 0; stage 0 done at 4 000, stage 1 (taking stage 0's output as it comes) at 5 000
+    path.write_text(rows([(0, 0, 4_000), (0, 100, 5_000)], group_sizes=[10]))
+    [batch] = read_batches(path)
+    assert batch.parts_us == (100, 8_900, 0)
+    assert batch.span_us == 5_000
 
 
 def test_the_warm_ups_batches_are_left_out(tmp_path):
