@@ -16,6 +16,8 @@ help:
 	@echo "make build    build the Java modules without testing"
 	@echo "make lock     re-pin requirements.txt from requirements.in"
 	@echo "make bench-<scenario> [RATE=.. DURATION=.. ...]   play scenarios/<scenario>.yaml (see scenarios/README.md)"
+	@echo "make search-<scenario> SLO='p99.99<=10ms' [LOW=.. HIGH=.. PRECISION=0.05 RATE=..]   the highest rate sustained under the SLO"
+	@echo "make sweep-<scenario> RATES=a,b,c [KEYS=x,y] [SLO=..]   latency against events/s per core, a run per point"
 	@echo "make gate BASE=<git ref> [SCENARIO=q5-gate] [REPEAT=5] [THRESHOLD=0.05] [RATE=.. ...]   base vs working tree, interleaved"
 	@echo "make gate-selftest [TRIALS=12] [REPEAT=5] [SLOWDOWN=0.10]   the gate's false-alarm and detection rates on this machine"
 	@echo "make bench-<scenario> TARGET=aws OPERATOR_CIDR=<ip>/32 [CLUSTER=N]   the same on EC2 (README, 'Running on AWS')"
@@ -78,10 +80,21 @@ clean:
 BENCH_VARS := CLUSTER THREADS JVM_OPTS GC RATE KEYS SOURCE PARTITIONS WINDOW_MS SLIDE_MS WARMUP DURATION \
               GUARANTEE SNAPSHOT_INTERVAL_MS MODE EXECUTION BATCH_MS GROUP_SIZE LATENCY_TARGET_MS ENGINE TARGET PROFILE \
               PRODUCERS ACKS LINGER_MS BATCH_SIZE FLUSH_MESSAGES FLUSH_MS REPLICATION_FACTOR
-bench_overrides = $(strip $(foreach v,$(BENCH_VARS),$(if $(filter command line,$(origin $(v))),'$(v)=$(subst ','\'',$($(v)))')))
+given_on_command_line = $(strip $(foreach v,$(1),$(if $(filter command line,$(origin $(v))),'$(v)=$(subst ','\'',$($(v)))')))
+bench_overrides = $(call given_on_command_line,$(BENCH_VARS))
 
 bench-%:
 	./fournines run $* $(bench_overrides)
+
+# The search's and the sweep's own settings (scenarios/README.md, "Rate search and sweep"), passed the same way.
+SEARCH_VARS := SLO LOW HIGH PRECISION RATES
+search_settings = $(call given_on_command_line,$(SEARCH_VARS))
+
+search-%:
+	./fournines search $* $(search_settings) $(bench_overrides)
+
+sweep-%:
+	./fournines sweep $* $(search_settings) $(bench_overrides)
 
 # The gate's defaults are the ones `make gate-selftest` validates (analysis/README.md, "The regression gate").
 SCENARIO ?= q5-gate

@@ -1,5 +1,5 @@
 """A results folder `results/<UTC time>-<scenario>/`, loaded: run.json, every *.hlog, and the
-optional throughput.csv and cpu.csv (see analysis/README.md for the format)."""
+optional throughput.csv, cpu.csv and load.csv (see analysis/README.md for the format)."""
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import pandas as pd
 from fournines_analysis.errors import BadInput
 from fournines_analysis.hlog import LatencyLog, read_hlog
 from fournines_analysis.runinfo import RunInfo, read_run_info
-from fournines_analysis.timeseries import CPU_COLUMNS, THROUGHPUT_COLUMNS, read_series
+from fournines_analysis.timeseries import CPU_COLUMNS, LOAD_COLUMNS, LOAD_FILE, THROUGHPUT_COLUMNS, read_series
 
 
 @dataclass(frozen=True, eq=False)
@@ -18,6 +18,7 @@ class Run:
     latency: dict[str, LatencyLog]  # series name (file stem) -> its intervals
     throughput: pd.DataFrame | None
     cpu: pd.DataFrame | None
+    load: pd.DataFrame | None  # the load source's events made and schedule lag; None in folders older than load.csv
 
     @property
     def label(self) -> str:
@@ -41,7 +42,8 @@ def load_run(path: Path | str) -> Run:
     latency = {log.name: log for hlog in hlogs for log in read_hlog(hlog)}
     throughput = _optional(path / "throughput.csv", THROUGHPUT_COLUMNS, "events")
     cpu = _optional(path / "cpu.csv", CPU_COLUMNS, "cpu_seconds")
-    return Run(path, info, latency, throughput, cpu)
+    load = _optional(path / LOAD_FILE, LOAD_COLUMNS, "generated")
+    return Run(path, info, latency, throughput, cpu, load)
 
 
 def _optional(path: Path, columns, cumulative) -> pd.DataFrame | None:

@@ -2,9 +2,10 @@
 
 - throughput.csv: time_s, events, events_per_s
 - cpu.csv: time_s, cpu_seconds
+- load.csv: time_s, generated, behind_ms (the load source: events it made, how far behind its schedule)
 
-time_s is the end of the sample in seconds since the run's t=0 (the .hlog StartTime). `events` and
-`cpu_seconds` are cumulative, so a rate over the measurement is one exact difference, untouched by
+time_s is the end of the sample in seconds since the run's t=0 (the .hlog StartTime). `events`,
+`generated` and `cpu_seconds` are cumulative, so a rate over the measurement is one exact difference, untouched by
 sampling jitter; events_per_s is the rate over the sample, for plotting. Extra columns are ignored.
 """
 import csv
@@ -18,6 +19,8 @@ from fournines_analysis.errors import BadInput, read_text
 
 THROUGHPUT_COLUMNS = ("time_s", "events", "events_per_s")
 CPU_COLUMNS = ("time_s", "cpu_seconds")
+LOAD_FILE = "load.csv"
+LOAD_COLUMNS = ("time_s", "generated", "behind_ms")
 
 
 def read_series(path: Path, columns: tuple[str, ...], cumulative: str) -> pd.DataFrame:

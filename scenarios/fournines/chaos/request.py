@@ -12,7 +12,7 @@ from fournines.chaos.checker import IDENTITY
 from fournines.chaos.job import FIXED_OVERRIDES
 from fournines.chaos.trial_fault import KINDS
 from fournines.members.java_build import JARS, ensure_jar
-from fournines.spec.overrides import FIELDS, KEYS, Override, OverrideError, Overrides, parse_overrides
+from fournines.spec.overrides import FIELDS, Override, OverrideError, Overrides, parse_overrides, split_settings
 from fournines.spec.scenario import ScenarioError, load_scenario
 from fournines.targets.prepare import RunRefused, prepare
 
@@ -48,23 +48,13 @@ class Prepared:
 
 def parse_request(scenario_ref: str, assignments, new_seed=lambda: secrets.randbelow(1_000_000)) -> ChaosRequest:
     """OverrideError for a bad key or value, RunRefused for a scenario chaos cannot check."""
-    own, rest = {}, []
-    for arg in assignments:
+    own, rest = split_settings(assignments, CHAOS_KEYS, FIXED_OVERRIDES)
+    for arg in rest:
         key, eq, text = arg.partition("=")
-        if key in CHAOS_KEYS and eq:
-            if key in own:
-                raise OverrideError(f"override {arg}: {key} is given twice")
-            own[key] = text
-        elif key in FIXED_OVERRIDES and eq:
-            if text.replace("_", "") != FIXED_OVERRIDES[key]:
-                raise OverrideError(f"override {arg}: chaos runs every trial with {FIELDS[key]} = "
-                                    f"{FIXED_OVERRIDES[key]}; leave {key} out")
-        elif key not in KEYS and eq:
-            allowed = [*CHAOS_KEYS, *(k for k in KEYS if k not in FIXED_OVERRIDES and k not in CHAOS_KEYS)]
-            raise OverrideError(f"override {arg}: unknown key {key!r}; allowed: {', '.join(allowed)}")
-        else:
-            rest.append(arg)
-    user = parse_overrides(rest)
+        if key in FIXED_OVERRIDES and eq and text.replace("_", "") != FIXED_OVERRIDES[key]:
+            raise OverrideError(f"override {arg}: chaos runs every trial with {FIELDS[key]} = "
+                                f"{FIXED_OVERRIDES[key]}; leave {key} out")
+    user = parse_overrides([a for a in rest if a.partition("=")[0] not in FIXED_OVERRIDES])
     trials = _integer(own, "TRIALS", 1, MAX_TRIALS, DEFAULT_TRIALS)
     seed = _integer(own, "SEED", 0, MAX_SEED, None)
     kinds = _kinds(own.get("FAULTS"))

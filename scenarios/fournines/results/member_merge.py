@@ -1,6 +1,7 @@
 """Merges the members' result files (member-<i>/) into the run's own, so run.json and the report see
 the cluster as one: latency logs are the union of every member's intervals (each rebased onto the
-first member's start time), throughput and CPU are summed per second, member.json sums the
+first member's start time), throughput, CPU and events generated are summed per second (the
+schedule lag is the worst member's), member.json sums the
 counts, the Kafka records set aside go into one dead-letters.jsonl, and the batches of a
 micro-batch or group run (batches.csv, written by whichever member scheduled an execution) are
 numbered on across the executions a restart began. A member a fault restarted
@@ -18,6 +19,7 @@ from pathlib import Path
 from fournines.results.folder import consumer_dir
 from fournines_analysis.batches import BATCHES_FILE
 from fournines_analysis.errors import write_text
+from fournines_analysis.timeseries import LOAD_FILE
 
 # member.json fields that add up over members
 SUMMED = ("events_generated", "events_processed", "late_events", "late_window_partials", "dropped_events",
@@ -27,6 +29,8 @@ SUMMED = ("events_generated", "events_processed", "late_events", "late_window_pa
 # member.json fields whose freshest member speaks for the cluster
 LEAST = ("snapshot_commit_age_s",)
 DEAD_LETTERS = "dead-letters.jsonl"
+# CSV columns that count events: whole numbers
+COUNTS = ("events", "generated")
 _BASE_TIME = re.compile(r"#\[BaseTime: *([0-9.]+)")
 _INTERVAL = re.compile(r"^(Tag=[^,]*,)?([0-9.]+)(,.*)$")
 
@@ -51,6 +55,7 @@ def merge_members(run_dir: Path, members: list[Path]) -> None:
             _merge_hlogs(run_dir / name, logs)
     _sum_csv(run_dir / "throughput.csv", [p / "throughput.csv" for p in processes], ("events",), ("events_per_s",))
     _sum_csv(run_dir / "cpu.csv", [p / "cpu.csv" for p in processes], ("cpu_seconds",), ())
+    _sum_csv(run_dir / LOAD_FILE, [p / LOAD_FILE for p in processes], ("generated",), (), worst=("behind_ms",))
     _concat_batches(run_dir / BATCHES_FILE, [p / BATCHES_FILE for p in processes if (p / BATCHES_FILE).is_file()])
     letters = [p / DEAD_LETTERS for p in processes if (p / DEAD_LETTERS).is_file()]
     if letters:
@@ -153,12 +158,14 @@ def _concat_batches(target: Path, files: list[Path]) -> None:
     write_text(target, "\n".join(out) + "\n")
 
 
-def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates: tuple[str, ...]) -> None:
+def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates: tuple[str, ...],
+             worst: tuple[str, ...] = ()) -> None:
     """A row per second any member sampled (samples are once a second on the run's timeline; a
     fault may end any member's early), with every member's figures of that second added: a
     cumulative column takes the member's latest value at or before that second, so a member a fault
     killed keeps what it did and one that joined later adds from when it started; a rate column
-    takes the member's sample of that second, or nothing."""
+    takes the member's sample of that second, or nothing. A `worst` column is the highest of the
+    members' samples of that second (a lag: the cluster is as late as its latest member)."""
     tables = []
     for f in files:
         if f.is_file():
@@ -177,7 +184,9 @@ def _sum_csv(target: Path, files: list[Path], cumulative: tuple[str, ...], rates
         for c, name in enumerate(columns):
             if name in cumulative or name in rates:
                 total = sum(_value_at(rows, second, c, name in cumulative) for _, rows in tables)
-                summed[c] = str(int(total)) if name == "events" else f"{total:.3f}"
+                summed[c] = str(int(total)) if name in COUNTS else f"{total:.3f}"
+            elif name in worst:
+                summed[c] = f"{max(_value_at(rows, second, c, False) for _, rows in tables):.3f}"
         out.append(",".join(summed))
     write_text(target, "\n".join(out) + "\n")
 

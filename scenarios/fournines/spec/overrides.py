@@ -64,6 +64,11 @@ class Overrides:
     fields: tuple[Override, ...] = ()
     profile: bool = False
 
+    def replacing(self, values: dict[str, str]) -> "Overrides":
+        """These overrides with `values` (key -> text) set, in place of any given for those keys."""
+        kept = tuple(o for o in self.fields if o.key not in values)
+        return Overrides(kept + tuple(Override(k, v) for k, v in values.items()), self.profile)
+
 
 def parse_overrides(args) -> Overrides:
     fields, profile, seen = [], False, set()
@@ -85,3 +90,22 @@ def parse_overrides(args) -> Overrides:
         else:
             fields.append(Override(key, text))
     return Overrides(tuple(fields), profile)
+
+
+def split_settings(args, own: tuple[str, ...], fixed=()) -> tuple[dict[str, str], list[str]]:
+    """A command's own KEY=VALUE settings (keys in `own`, each once), and the scenario overrides it
+    passes on; a key that is neither is refused naming both lists, less the overrides in `fixed`
+    (those the command sets itself)."""
+    settings, rest = {}, []
+    for arg in args:
+        key, eq, text = arg.partition("=")
+        if eq and key in own:
+            if key in settings:
+                raise OverrideError(f"override {arg}: {key} is given twice")
+            settings[key] = text
+        elif eq and key not in KEYS:
+            allowed = [*own, *(k for k in KEYS if k not in own and k not in fixed)]
+            raise OverrideError(f"override {arg}: unknown key {key!r}; allowed: {', '.join(allowed)}")
+        else:
+            rest.append(arg)
+    return settings, rest

@@ -31,6 +31,16 @@ def test_members_merge_into_one_run(tmp_path):
                                                                        "3.0,42,3.000"]
 
 
+def test_the_events_made_add_up_and_the_latest_member_gives_the_lag(tmp_path):
+    _member(tmp_path / "member-1", 100, 1000.0, "0.000,1.000,1.0,AAA\n", "1.0,10,10.0\n2.0,20,10.0\n")
+    _member(tmp_path / "member-2", 50, 1000.0, "0.000,1.000,1.0,BBB\n", "1.0,10,10.0\n2.0,20,10.0\n")
+    (tmp_path / "member-1" / "load.csv").write_text("time_s,generated,behind_ms\n1.0,10,0.5\n2.0,21,40.0\n")
+    (tmp_path / "member-2" / "load.csv").write_text("time_s,generated,behind_ms\n1.0,12,3.0\n2.0,20,1.5\n")
+    merge_members(tmp_path, [tmp_path / "member-1", tmp_path / "member-2"])
+    assert (tmp_path / "load.csv").read_text().splitlines() == [
+        "time_s,generated,behind_ms", "1.0,22,3.000", "2.0,41,40.000"]
+
+
 def test_the_latencies_written_add_up_per_log(tmp_path):
     for name, written in (("member-1", {"latency.hlog": 10, "completion.hlog": 4}), ("member-2", {"latency.hlog": 5})):
         (tmp_path / name).mkdir()

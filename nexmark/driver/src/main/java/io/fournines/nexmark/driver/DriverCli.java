@@ -36,7 +36,7 @@ public final class DriverCli {
     @Command(name = "run", description = {
         "Runs the scenario's query on this engine for warmup_s + duration_s, fed by the open-loop NEXMark generator",
         "(or, with load.source kafka, by the topic the load generator fills), writing latency.hlog, completion.hlog",
-        "(windowed queries), throughput.csv, cpu.csv and member.json into DIR and a JSON progress line on stdout each second.",
+        "(windowed queries), throughput.csv, cpu.csv, load.csv and member.json into DIR and a JSON progress line on stdout each second.",
         "Exit: 0 done, 1 job failed, 2 bad scenario, 3 or 128+N stopped early."})
     static final class RunCommand implements Callable<Integer> {
         private final EngineAdapter engine;

@@ -62,7 +62,8 @@ public final class DriverRun implements StoppableRun {
             long warmupMillis = Math.max(0, Math.round(scenario.warmupSeconds() * 1_000) - lateNanos / 1_000_000);
             try (LatencyLogs logs = LatencyLogs.start(warmupMillis);
                  CsvFile throughput = CsvFile.create(dir, "throughput.csv", "time_s,events,events_per_s");
-                 CsvFile cpu = CsvFile.create(dir, "cpu.csv", "time_s,cpu_seconds")) {
+                 CsvFile cpu = CsvFile.create(dir, "cpu.csv", "time_s,cpu_seconds");
+                 CsvFile load = CsvFile.create(dir, "load.csv", RunSampler.LOAD_HEADER)) {
                 LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
                 WindowLatencyRecorder windows = scenario.windowed()
                         ? new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock()) : null;
@@ -70,7 +71,7 @@ public final class DriverRun implements StoppableRun {
                 long t0Nanos = System.nanoTime() - lateNanos;
                 CompletableFuture<?> job = running.submit(scenario, run);
                 job.whenComplete((ignored, e) -> wake.countDown());
-                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, out,
+                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, load, out,
                         run::generatedEvents, run::processedEvents, run::behindNanos);
                 long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
                 sampler.everySecondUntil(endNanos, logs, wake);

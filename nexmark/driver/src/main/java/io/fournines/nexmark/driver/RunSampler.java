@@ -14,11 +14,14 @@ import java.util.function.LongSupplier;
 
 /**
  * A member's once-a-second samples (scenarios/README.md, "The member contract"), all from the same
- * instant: a row in {@code throughput.csv} and {@code cpu.csv} and a progress line on stdout. Shared
+ * instant: a row in {@code throughput.csv}, {@code cpu.csv} and {@code load.csv} and a progress line
+ * on stdout. Shared
  * by the reference member and the peer-engine members, so every engine is sampled alike.
  */
 public final class RunSampler {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    /** Events the source made so far and how far behind its schedule it is: the search's sustainability check reads it. */
+    public static final String LOAD_HEADER = "time_s,generated,behind_ms";
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -28,6 +31,7 @@ public final class RunSampler {
     private final LatencyLog latency;
     private final CsvFile throughput;
     private final CsvFile cpu;
+    private final CsvFile load;
     private final PrintStream out;
     private final LongSupplier generated;
     private final LongSupplier processed;
@@ -47,13 +51,14 @@ public final class RunSampler {
      * @param behindNanos how far the generator is behind its schedule now, ≥ 0
      */
     public RunSampler(long t0Nanos, double warmupSeconds, double targetRate, LatencyLog latency, CsvFile throughput, CsvFile cpu,
-                      PrintStream out, LongSupplier generated, LongSupplier processed, LongSupplier behindNanos) {
+                      CsvFile load, PrintStream out, LongSupplier generated, LongSupplier processed, LongSupplier behindNanos) {
         this.t0Nanos = t0Nanos;
         this.warmupSeconds = warmupSeconds;
         this.targetRate = targetRate;
         this.latency = latency;
         this.throughput = throughput;
         this.cpu = cpu;
+        this.load = load;
         this.out = out;
         this.generated = generated;
         this.processed = processed;
@@ -99,6 +104,8 @@ public final class RunSampler {
         }
         throughput.row("%.3f,%d,%.1f", elapsed, processedNow, (processedNow - lastProcessed) / interval);
         cpu.row("%.3f,%.3f", elapsed, OS.getProcessCpuTime() / 1e9);
+        double behindMillis = behindNanos.getAsLong() / 1e6;
+        load.row("%.3f,%d,%.3f", elapsed, generatedNow, behindMillis);
         Histogram last = latency.lastInterval();
         boolean any = last != null && last.getTotalCount() > 0;
         out.printf(Locale.ROOT, "{\"type\":\"progress\",\"elapsed_s\":%.3f,\"phase\":\"%s\",\"target_rate\":%s,\"achieved_rate\":%.1f,"
@@ -106,7 +113,7 @@ public final class RunSampler {
                 elapsed, warmup ? "warmup" : "measure", number(targetRate), (generatedNow - lastGenerated) / interval,
                 any ? Long.toString(last.getValueAtPercentile(99)) : "null",
                 any ? Long.toString(last.getValueAtPercentile(99.99)) : "null",
-                behindNanos.getAsLong() / 1e6);
+                behindMillis);
         out.flush();
         lastNanos = now;
         lastGenerated = generatedNow;

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
         description = {
             "Listens for the results of an active-active run's copies, keeps the first copy of each (window, key) and measures",
             "that output's latency: latency.hlog, completion.hlog (windowed queries), throughput.csv (results received, kept),",
-            "cpu.csv and consumer.json in DIR, a progress line each second. Prints {\"type\":\"ready\",\"consumer\":\"HOST:PORT\"} once",
+            "cpu.csv, load.csv (results received, no lag) and consumer.json in DIR, a progress line each second. Prints {\"type\":\"ready\",\"consumer\":\"HOST:PORT\"} once",
             "listening; starts measuring at the copies' start instant (from the first member that connects) and stops after",
             "warmup_s + duration_s. Exit: 0 done, 1 a result file could not be written, 2 bad arguments or scenario, 3 stopped early."})
 final class ConsumeCommand implements Callable<Integer> {
@@ -113,14 +113,15 @@ final class ConsumeCommand implements Callable<Integer> {
     private int measure(ResultConsumer consumer, Scenario scenario, CountDownLatch wake) throws Exception {
         try (LatencyLogs logs = LatencyLogs.start(Math.round(scenario.warmupSeconds() * 1_000));
              CsvFile throughput = CsvFile.create(files.out, "throughput.csv", "time_s,events,events_per_s");
-             CsvFile cpu = CsvFile.create(files.out, "cpu.csv", "time_s,cpu_seconds")) {
+             CsvFile cpu = CsvFile.create(files.out, "cpu.csv", "time_s,cpu_seconds");
+             CsvFile load = CsvFile.create(files.out, "load.csv", RunSampler.LOAD_HEADER)) {
             long t0Nanos = System.nanoTime();
             LatencyLog latency = logs.open(files.out.resolve("latency.hlog"));
             WindowLatencyRecorder windows = scenario.windowed()
                     ? new WindowLatencyRecorder(latency, logs.open(files.out.resolve("completion.hlog")), logs.clock()) : null;
             consumer.measure(logs.clock(), windows, windows == null ? latency : null);
             // Progress: "events" are results here, received from all copies and kept.
-            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, System.out,
+            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, load, System.out,
                     consumer::receivedCount, consumer::keptCount, () -> 0);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
             boolean stopped = sampler.everySecondUntil(endNanos, logs, wake);

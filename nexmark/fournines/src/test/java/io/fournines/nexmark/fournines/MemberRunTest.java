@@ -51,7 +51,7 @@ class MemberRunTest {
 
     /** A result file on a full disk fails the run naming it, and the member never says done. */
     @ParameterizedTest
-    @ValueSource(strings = {"latency.hlog", "throughput.csv", "member.json"})
+    @ValueSource(strings = {"latency.hlog", "throughput.csv", "load.csv", "member.json"})
     void aResultFileThatCannotBeWrittenFailsTheRunNamingIt(String name) throws IOException {
         Path full = Path.of("/dev/full");
         Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
@@ -156,6 +156,10 @@ class MemberRunTest {
         assertThat(throughput).hasSizeBetween(3, 5);
         long lastEvents = Long.parseLong(throughput.get(throughput.size() - 1).split(",")[1]);
         assertThat(lastEvents).isBetween(40_000L, 70_000L);
+        List<String> load = Files.readAllLines(dir.resolve("load.csv"));
+        assertThat(load.get(0)).isEqualTo("time_s,generated,behind_ms");
+        assertThat(load).hasSameSizeAs(throughput);
+        assertThat(Long.parseLong(load.get(load.size() - 1).split(",")[1])).isGreaterThanOrEqualTo(lastEvents);
         List<String> cpu = Files.readAllLines(dir.resolve("cpu.csv"));
         assertThat(cpu.get(0)).isEqualTo("time_s,cpu_seconds");
         assertThat(Double.parseDouble(cpu.get(cpu.size() - 1).split(",")[1])).isPositive();

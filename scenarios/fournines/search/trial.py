@@ -1,0 +1,77 @@
+"""One run of a scenario at one rate for a search or a sweep: a normal results folder, judged by the
+latency SLO (when there is one), by the sustainability check (analysis/sustainability.py), and by
+whether the load source itself could make the rate: a Kafka load generator that sent less than 98 %
+of it limits the trial, and the search reports that limit as the source's, never as the engine's.
+(The in-process generator runs on the engine's own threads: its cost is part of what is measured.)"""
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from fournines_analysis.errors import BadInput
+from fournines_analysis.results import Run, load_run
+from fournines_analysis.slo import Bound, Check, check_slo
+from fournines_analysis.sustainability import judge
+
+SOURCE_SHORTFALL = 0.98
+
+# Plays a resolved scenario into an existing empty folder; returns the runner's exit code.
+Play = Callable[[dict, Path], int]
+
+
+class Interrupted(Exception):
+    """A trial was stopped by a signal (Ctrl-C): the search stops with the runner's exit code."""
+
+    def __init__(self, exit_code: int):
+        super().__init__(f"stopped by signal {exit_code - 128}")
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class Trial:
+    rate: int
+    run_dir: Path
+    run: Run | None  # None when the results could not be read
+    checks: tuple[Check, ...]
+    problems: tuple[str, ...]  # why the rate was not sustained; empty when it was
+    source_made: float | None  # events/s the load source made, when short of the rate
+
+    @property
+    def sustained(self) -> bool:
+        return not self.problems
+
+    def verdict(self) -> str:
+        slo = "; ".join(map(str, self.checks))
+        if self.sustained:
+            return f"sustained{' (' + slo + ')' if slo else ''}"
+        return "not sustained: " + "; ".join(self.problems)
+
+
+def run_trial(scenario: dict, run_dir: Path, slo: tuple[Bound, ...], play: Play) -> Trial:
+    run_dir.mkdir()
+    code = play(scenario, run_dir)
+    if code > 128:
+        raise Interrupted(code)
+    rate = int(scenario["load"]["rate"])
+    try:
+        run = load_run(run_dir)
+    except BadInput as e:
+        return Trial(rate, run_dir, None, (), (f"its results cannot be read ({e})",), None)
+    problems, checks = [], ()
+    try:
+        checks = tuple(check_slo(slo, run))
+    except BadInput as e:  # no interval after the warm-up: nothing measured
+        problems.append(str(e))
+    problems += [f"SLO not met: {c}" for c in checks if not c.met]
+    problems += judge(run).problems
+    made = _source_made(run, rate)
+    if made is not None:
+        problems.append(f"the load source made only {made:,.0f} events/s")
+    return Trial(rate, run_dir, run, checks, tuple(problems), made)
+
+
+def _source_made(run: Run, rate: int) -> float | None:
+    loadgen = run.info.fields.get("loadgen")
+    if not isinstance(loadgen, dict) or not isinstance(loadgen.get("achieved_rate"), (int, float)):
+        return None
+    made = float(loadgen["achieved_rate"])
+    return made if made < SOURCE_SHORTFALL * rate else None
