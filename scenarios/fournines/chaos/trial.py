@@ -75,7 +75,7 @@ def run_trial(number: int, seed: int, fault: TrialFault, request: ChaosRequest, 
     folder = chaos_dir / f"trial-{number:03}"
     folder.mkdir()
     job = trial_job(prepared.scenario, fault.faults(folder), fault.chaos_point, start_epoch_ns(time.time_ns()))
-    code = local.run(job, local.member_launcher(prepared.member_jar), request.overrides.profile, chaos_dir, folder)
+    code = local.run(job, local.member_launcher(prepared.member_jar, job), request.overrides.profile, chaos_dir, folder)
     _stop_on_signal(code, signals)
     record = read_run_json(folder) or {"status": "failed", "failure": "the run left no readable run.json"}
     fired = bool(record.get("faults_injected")) or any(folder.rglob(CHAOS_POINT_FILE))

@@ -58,4 +58,4 @@ def run(scenario, assignments, check, results_root):
     if resolved["target"] in ("aws", "hosts"):
         remote = aws_target if resolved["target"] == "aws" else hosts_target
         raise SystemExit(remote.run(resolved, jar, overrides.profile, results_root))
-    raise SystemExit(local.run(resolved, local.member_launcher(jar), overrides.profile, results_root))
+    raise SystemExit(local.run(resolved, local.member_launcher(jar, resolved), overrides.profile, results_root))

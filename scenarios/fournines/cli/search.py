@@ -87,7 +87,7 @@ def _play_checked(scenario: str, act) -> None:
     except (OverrideError, ScenarioError, BadSlo, RunRefused) as e:
         click.echo(str(e), err=True)
         raise SystemExit(EXIT_BAD_REQUEST)
-    launcher = local.member_launcher(jar)
+    launcher = local.member_launcher(jar, resolved)
     try:
         raise SystemExit(work(lambda s, run_dir: local.run(s, launcher, overrides.profile, run_dir=run_dir)))
     except Interrupted as e:

@@ -69,7 +69,7 @@ def run_all(prepared: list[tuple[dict, Path]], key: str, profile: bool, results_
         run_dir.mkdir()
         run_dirs.append(run_dir)
         print(f"--- {value} ---", file=sys.stderr)
-        code = local.run(scenario, local.member_launcher(jar), profile, run_dir=run_dir)
+        code = local.run(scenario, local.member_launcher(jar, scenario), profile, run_dir=run_dir)
         if (run_dir / "report.md").exists():
             reported.append(run_dir)
         exit_code = exit_code or code

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fournines.members.heap import shared_heap_flags
+from fournines.members.jdks import Jdk
 from fournines.members.secret import SECRET_FILE
 from fournines.spec.scenario import GC_FLAGS
 
@@ -19,6 +20,8 @@ GC_LOG_FLAG = "-Xlog:gc*:file=gc.log:time,uptime,level,tags"
 PROFILE_FILE = "profile.jfr"
 JFR_FLAG = f"-XX:StartFlightRecording=filename={PROFILE_FILE},settings=profile,dumponexit=true"
 CONSUMER_HEAP = ["-Xms512m", "-Xmx512m"]
+MIN_FEATURE = 17  # the member jars' bytecode level
+GENERATIONAL_ZGC_FROM = 21
 PROXY_FLAGS = ["-Xms32m", "-Xmx128m", "-XX:+UseSerialGC"]  # it only copies bytes between sockets
 
 # The command that starts a lone member for given JVM flags and results folder (member_command, or
@@ -28,12 +31,33 @@ Launcher = Callable[[list[str], Path], list[str]]
 
 def jvm_flags(scenario: dict, profile: bool) -> list[str]:
     cluster = scenario["cluster"]
-    return [*cluster["jvm_opts"], GC_FLAGS[cluster["gc"]], GC_LOG_FLAG, *([JFR_FLAG] if profile else [])]
+    return [*cluster["jvm_opts"], *gc_flags(cluster), GC_LOG_FLAG, *([JFR_FLAG] if profile else [])]
 
 
-def member_command(jar: Path, flags: list[str], run_dir: Path) -> list[str]:
+def gc_flags(cluster: dict) -> list[str]:
+    """The GC's flags on the cluster's JDK: generational ZGC is a flag of its own on JDK 21 and 22, the
+    default ZGC from 23 and the only one from 24 (where `zgc` is generational too)."""
+    flags = [GC_FLAGS[cluster["gc"]]]
+    if cluster["gc"] == "generational-zgc" and java_feature(cluster) < 23:
+        flags.append("-XX:+ZGenerational")
+    return flags
+
+
+def java_feature(cluster: dict) -> int:
+    """The feature version of the JDK prepare() resolved; MIN_FEATURE for a scenario it did not (tests)."""
+    java = cluster.get("java")
+    return Jdk(Path(java["home"]), java["version"]).feature if java else MIN_FEATURE
+
+
+def java_binary(scenario: dict) -> str:
+    """The `java` the members start with: the resolved JDK's, or the one on PATH."""
+    java = scenario["cluster"].get("java")
+    return str(Path(java["home"]) / "bin" / "java") if java else "java"
+
+
+def member_command(jar: Path, java: str, flags: list[str], run_dir: Path) -> list[str]:
     run_dir = run_dir.resolve()
-    return ["java", *flags, "-jar", str(jar.resolve()), "run",
+    return [java, *flags, "-jar", str(jar.resolve()), "run",
             "--scenario", str(run_dir / "scenario.json"), "--out", str(run_dir)]
 
 

@@ -15,7 +15,8 @@ FORMAT = 1
 RUNNER_OWNED = ("format", "scenario", "status", "failure", "warmup_s", "duration_s", "target_rate",
                 "git_sha", "git_dirty", "host", "cpu_model", "cores", "kernel", "command", "profile")
 # The JVM's name for each scenario GC, used until the member reports its own.
-GC_NAMES = {"g1": "G1", "zgc": "ZGC", "parallel": "Parallel", "serial": "Serial", "shenandoah": "Shenandoah"}
+GC_NAMES = {"g1": "G1", "zgc": "ZGC", "generational-zgc": "generational ZGC", "parallel": "Parallel", "serial": "Serial",
+            "shenandoah": "Shenandoah"}
 
 
 class MemberReportError(ValueError):

@@ -13,6 +13,7 @@ FIELDS: dict[str, str] = {
     "THREADS": "cluster.threads",
     "JVM_OPTS": "cluster.jvm_opts",
     "GC": "cluster.gc",
+    "JDK": "cluster.jdk",
     "RATE": "load.rate",
     "KEYS": "load.keys",
     "PRODUCERS": "load.kafka.producers",

@@ -16,7 +16,8 @@ from fournines.spec.kafka_settings import KAFKA, check_rules as check_kafka_rule
 from fournines.spec.overrides import Overrides
 from fournines.spec.query_field import QuerySpec
 from fournines.spec.registry import ENGINES, QUERIES
-from fournines.spec.schema import OPTIONAL, Choice, Duration, Field, Integer, IntegerOr, ListOf, Problems, Record, Strings, Text
+from fournines.spec.schema import (OPTIONAL, Choice, Duration, Field, Integer, IntegerOr, JdkName, ListOf, Problems, Record,
+                                   Strings, Text)
 
 SCENARIOS_DIR = REPO_ROOT / "scenarios"
 NAME_PATTERN = r"[a-z0-9][a-z0-9-]*"
@@ -25,6 +26,7 @@ NAME_PATTERN = r"[a-z0-9][a-z0-9-]*"
 GC_FLAGS = {
     "g1": "-XX:+UseG1GC",
     "zgc": "-XX:+UseZGC",
+    "generational-zgc": "-XX:+UseZGC",  # plus -XX:+ZGenerational on JDK 21 and 22 (members/jvm.py)
     "parallel": "-XX:+UseParallelGC",
     "serial": "-XX:+UseSerialGC",
     "shenandoah": "-XX:+UseShenandoahGC",
@@ -62,6 +64,7 @@ SCHEMA = Record({
         "threads": Field(Integer(1, 1024), 2),
         "jvm_opts": Field(Strings(), []),
         "gc": Field(Choice(*GC_FLAGS), "g1"),
+        "jdk": Field(JdkName(), OPTIONAL),  # default: the java on PATH
     }), {}),
     "guarantee": Field(Choice("none", "at-least-once", "exactly-once"), "none"),
     "snapshot_interval_ms": Field(Integer(0, 86_400_000), OPTIONAL),  # default: by guarantee

@@ -109,6 +109,20 @@ class Text(Spec):
         return value
 
 
+class JdkName(Spec):
+    """A JDK by its feature version (`25`) or its folder; kept as text (members/jdks.py finds it)."""
+
+    allowed = "a JDK's feature version (e.g. 25) or its folder"
+
+    def check(self, value, path, problems):
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 8:
+            return str(value)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        problems.wrong(path, value, self.allowed)
+        return None
+
+
 class Duration(Spec):
     """Kept as the text the user wrote; `seconds()` of the checked value gives the number."""
 

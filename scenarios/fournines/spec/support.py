@@ -41,6 +41,9 @@ def _target_problems(scenario: dict) -> list[str]:
         # The peers are measured as the paper's comparison measures them: on this machine.
         problems.append(f"{NOT_YET}: field target={target} with engine={engine} (peer engines run on this "
                         "machine; supported: target local)")
+    if target == "aws" and "jdk" in scenario["cluster"]:
+        problems.append(f"{NOT_YET}: field cluster.jdk with target=aws (the EC2 hosts run the JDK infra/ansible "
+                        "installs; supported: targets local and hosts)")
     if mode == "active-active":
         if scenario["load"]["source"] == "kafka":
             problems.append(f"{NOT_YET}: field load.source=kafka in mode=active-active (the copies run on the "

@@ -20,14 +20,14 @@ def test_profile_adds_a_flight_recording():
 
 def test_the_member_command(tmp_path):
     jar = tmp_path / "fournines-member.jar"
-    assert member_command(jar, ["-Xmx1g"], tmp_path / "run") == [
-        "java", "-Xmx1g", "-jar", str(jar), "run", "--scenario", str(tmp_path / "run" / "scenario.json"),
+    assert member_command(jar, "/jdks/25/bin/java", ["-Xmx1g"], tmp_path / "run") == [
+        "/jdks/25/bin/java", "-Xmx1g", "-jar", str(jar), "run", "--scenario", str(tmp_path / "run" / "scenario.json"),
         "--out", str(tmp_path / "run")]
 
 
 def test_relative_paths_become_absolute_for_a_member_running_in_the_results_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    command = member_command(Path("member.jar"), [], Path("results/x"))
+    command = member_command(Path("member.jar"), "java", [], Path("results/x"))
     assert command[2] == str(tmp_path / "member.jar") and command[-1] == str(tmp_path / "results" / "x")
 
 

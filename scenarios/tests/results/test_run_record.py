@@ -66,3 +66,9 @@ def test_a_bad_member_report_is_named(tmp_path, content, message):
         (tmp_path / "member.json").write_text(content)
     with pytest.raises(MemberReportError, match=message):
         read_member_report(tmp_path / "member.json")
+
+
+def test_every_gc_a_scenario_may_name_has_a_name_in_run_json():
+    from fournines.results.run_record import GC_NAMES
+    from fournines.spec.scenario import GC_FLAGS
+    assert GC_NAMES.keys() == GC_FLAGS.keys()

@@ -10,6 +10,7 @@ SAMPLES = {
     "THREADS": ("3", 3),
     "JVM_OPTS": ("-Xmx1g  -Dname='a b'", ["-Xmx1g", "-Dname=a b"]),
     "GC": ("parallel", "parallel"),
+    "JDK": ("25", "25"),
     "RATE": ("200_000", 200_000),
     "KEYS": ("0", 0),
     "SOURCE": ("kafka", "kafka"),
@@ -38,8 +39,9 @@ SAMPLES = {
 
 
 def field(scenario: dict, path: str):
+    """The field's value; None for an optional field left out."""
     for part in path.split("."):
-        scenario = scenario[part]
+        scenario = scenario.get(part)
     return scenario
 
 

@@ -76,7 +76,7 @@ def test_a_guarantee_gets_jets_default_snapshot_interval(tmp_path):
     (MINIMAL.replace("{name: q5}", "{name: q5, window_ms: 1000, slide_ms: 300}"),
      "query.slide_ms: must divide window_ms (1000); is 300"),
     (MINIMAL + "cluster: {jvm_opts: [-Xmx1g, -XX:+UseZGC]}\n",
-     "cluster.jvm_opts[1]: '-XX:+UseZGC' selects a GC; set cluster.gc instead (one of g1, zgc, parallel, serial, shenandoah)"),
+     "cluster.jvm_opts[1]: '-XX:+UseZGC' selects a GC; set cluster.gc instead (one of g1, zgc, generational-zgc, parallel, serial, shenandoah)"),
     (MINIMAL + "cluster: {jvm_opts: -Xmx1g}\n", 'cluster.jvm_opts: must be a list of strings; is "-Xmx1g"'),
     (MINIMAL + "snapshot_interval_ms: 1000\n", "snapshot_interval_ms: must be 0 or left out when guarantee is none; is 1000"),
     (MINIMAL + "mode: active-active\ncluster: {members: 3}\n",

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from fournines.members.jvm import Launcher, jvm_flags, member_command
+from fournines.members.jvm import Launcher, java_binary, jvm_flags, member_command
 from fournines.members.progress_display import ProgressDisplay
 from fournines.results.finish import finish
 from fournines.results.folder import RESULTS_ROOT, new_results_folder
@@ -18,9 +18,9 @@ from fournines.targets.local.play import play
 from fournines_analysis.errors import CannotWrite, write_text
 
 
-def member_launcher(jar: Path) -> Launcher:
-    """The command that starts the member for given JVM flags and results folder."""
-    return functools.partial(member_command, jar)
+def member_launcher(jar: Path, scenario: dict) -> Launcher:
+    """The command that starts the member, on the scenario's JDK, for given JVM flags and results folder."""
+    return functools.partial(member_command, jar, java_binary(scenario))
 
 
 def run(scenario: dict, launcher: Launcher, profile: bool, results_root: Path = RESULTS_ROOT,

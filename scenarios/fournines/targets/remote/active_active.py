@@ -10,7 +10,7 @@ import functools
 import shutil
 from pathlib import Path
 
-from fournines.members.jvm import consume_command, jvm_flags, member_command
+from fournines.members.jvm import consume_command, java_binary, jvm_flags, member_command
 from fournines.results.folder import consumer_dir
 from fournines.results.member_merge import CopyResult, merge_active_active
 from fournines.targets.local.plan import COPIES, Job
@@ -41,7 +41,7 @@ def consumer_command(scenario: dict, profile: bool, host: RemoteHost, run_name: 
     """The consumer host's command line: `consume` of the member jar on it, listening on its private
     address and `port` (consumer_port in the inventory), writing into consumer/ of the run."""
     folder = Path(host_run_dir(host, run_name) / "consumer")
-    launcher = functools.partial(member_command, Path(host.home / MEMBER_JAR))
+    launcher = functools.partial(member_command, Path(host.home / MEMBER_JAR), java_binary(scenario))
     return [*consume_command(launcher, jvm_flags(scenario, profile), folder, folder, COPIES, members // COPIES,
                              record_results=False),
             "--listen", f"{host.private_ip}:{port}"]

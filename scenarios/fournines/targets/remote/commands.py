@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from fournines.members.heap import shared_heap_flags
-from fournines.members.jvm import MemberAddresses, command_prefix, jvm_flags, member_command, serve_command
+from fournines.members.jvm import MemberAddresses, command_prefix, java_binary, jvm_flags, member_command, serve_command
 
 # Where infra/ansible puts them under fournines_home (group_vars/all.yml, roles/member).
 MEMBER_JAR = PurePosixPath("lib/fournines-member.jar")
@@ -47,7 +47,7 @@ def member_commands(scenario: dict, profile: bool, members: list[RemoteHost], ru
         folder = Path(run_dir(host, run_name))
         # member_command resolves its paths on this machine; a host's absolute path that does not
         # exist here stays as given.
-        prefix = command_prefix(functools.partial(member_command, Path(host.home / MEMBER_JAR)), flags, folder)
+        prefix = command_prefix(functools.partial(member_command, Path(host.home / MEMBER_JAR), java_binary(scenario)), flags, folder)
         commands[host.name] = serve_command(prefix, index, addresses, Path(host.home / SECRET_FILE),
                                             f"127.0.0.1:{ports.management}", folder)
     return commands
