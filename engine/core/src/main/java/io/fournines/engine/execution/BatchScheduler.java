@@ -1,6 +1,6 @@
 package io.fournines.engine.execution;
 
-import io.fournines.engine.core.Clocks;
+import io.fournines.engine.core.EpochClock;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -65,8 +65,7 @@ public final class BatchScheduler {
     private final int parts;
     private final Launches launches;
     private final ScheduledExecutorService thread;
-    private final long originNanoTime;
-    private final long originEpochNanos;
+    private final EpochClock clock = new EpochClock();
     private final ConcurrentLinkedQueue<StageTimes> finished = new ConcurrentLinkedQueue<>();
     private final Consumer<String> stalled;
     /** The size of the next group: the model's, or as tuned so far. */
@@ -108,9 +107,6 @@ public final class BatchScheduler {
         this.ready = new boolean[parts];
         this.stalled = stalled;
         this.groupSize = model.groupSize();
-        long[] clocks = Clocks.pair();
-        this.originNanoTime = clocks[0];
-        this.originEpochNanos = clocks[1];
     }
 
     /** The job's stages are known: launches begin once every part is ready. */
@@ -139,7 +135,7 @@ public final class BatchScheduler {
             throw new IllegalStateException("stopped: no more checks");
         }
         long[][] oldest = inFlight.get(batchesDone + 1);
-        if (oldest == null || oldest[0][0] == 0 || nowMicros() - oldest[0][0] < stallTimeoutNanos() / 1_000) {
+        if (oldest == null || oldest[0][0] == 0 || clock.nowEpochMicros() - oldest[0][0] < stallTimeoutNanos() / 1_000) {
             return;
         }
         StringBuilder waiting = new StringBuilder();
@@ -184,7 +180,7 @@ public final class BatchScheduler {
                 times[stage][1] = startedMicros;
             }
             finishedBy[stage][part] = Math.max(finishedBy[stage][part], batch);
-            long now = nowMicros();
+            long now = clock.nowEpochMicros();
             stageProgress(stage, now);
             batchesDone(now);
         });
@@ -269,7 +265,7 @@ public final class BatchScheduler {
         if (stopped) {
             return;
         }
-        long wait = endOf(first) - nowEpochNanos();
+        long wait = endOf(first) - clock.nowEpochNanos();
         if (wait <= 0) {
             launchGroup(first);
         } else {
@@ -288,7 +284,7 @@ public final class BatchScheduler {
         long last = first + groupSize - 1;
         runningGroupSize = groupSize;
         groupWorstMicros = Long.MIN_VALUE;
-        long now = nowMicros();
+        long now = clock.nowEpochMicros();
         for (long n = first; n <= last; n++) {
             inFlight.put(n, new long[stageDone.length][3]);
         }
@@ -311,13 +307,5 @@ public final class BatchScheduler {
         launched[stage] = batch;
         launches.launch(stage, batch, firstEnd);
         stageProgress(stage, now);
-    }
-
-    private long nowEpochNanos() {
-        return originEpochNanos + (System.nanoTime() - originNanoTime);
-    }
-
-    private long nowMicros() {
-        return nowEpochNanos() / 1_000;
     }
 }

@@ -1,6 +1,6 @@
 package io.fournines.engine.execution;
 
-import io.fournines.engine.core.Clocks;
+import io.fournines.engine.core.EpochClock;
 import io.fournines.engine.core.SourceBatches;
 
 import java.util.ArrayList;
@@ -36,8 +36,7 @@ public final class MemberBatches implements SourceBatches {
 
     private final ExecutionModel model;
     private final long batchNanos;
-    private final long originNanoTime;
-    private final long originEpochNanos;
+    private final EpochClock clock = new EpochClock();
     private Reports reports;
     /** Per stage, the highest batch launched; -1 before the first. Read by tasklets on every call. */
     private AtomicLongArray launched;
@@ -60,9 +59,6 @@ public final class MemberBatches implements SourceBatches {
         }
         this.model = model;
         this.batchNanos = model.batch().toNanos();
-        long[] clocks = Clocks.pair();
-        this.originNanoTime = clocks[0];
-        this.originEpochNanos = clocks[1];
     }
 
     public ExecutionModel model() {
@@ -120,7 +116,7 @@ public final class MemberBatches implements SourceBatches {
     }
 
     private synchronized void reportEndedBeforeLaunch() {
-        endedBeforeLaunch.forEach(stage -> reports.stageDone(stage, Long.MAX_VALUE, nowMicros()));
+        endedBeforeLaunch.forEach(stage -> reports.stageDone(stage, Long.MAX_VALUE, clock.nowEpochMicros()));
         endedBeforeLaunch.clear();
     }
 
@@ -144,7 +140,7 @@ public final class MemberBatches implements SourceBatches {
      * here (the first tasklet to notice counts; a batch launched ahead, in a group, not before its end).
      */
     synchronized void noticed(int stage, long fromBatch, long batch) {
-        long now = nowMicros();
+        long now = clock.nowEpochMicros();
         for (long n = Math.max(fromBatch, stageDone[stage] + 1); n <= batch; n++) {
             started.get(stage).putIfAbsent(n, Math.max(now, endOf(n) / 1_000));
         }
@@ -157,7 +153,7 @@ public final class MemberBatches implements SourceBatches {
         if (done == Long.MAX_VALUE) {
             stageDone[stage] = Long.MAX_VALUE;
             if (launchedAny()) {
-                reports.stageDone(stage, Long.MAX_VALUE, nowMicros());
+                reports.stageDone(stage, Long.MAX_VALUE, clock.nowEpochMicros());
             } else {
                 endedBeforeLaunch.add(stage);
             }
@@ -165,12 +161,8 @@ public final class MemberBatches implements SourceBatches {
         }
         for (long n = stageDone[stage] + 1; n <= done; n++) {
             Long first = started.get(stage).remove(n);
-            reports.stageDone(stage, n, first == null ? nowMicros() : first);
+            reports.stageDone(stage, n, first == null ? clock.nowEpochMicros() : first);
         }
         stageDone[stage] = Math.max(stageDone[stage], done);
-    }
-
-    private long nowMicros() {
-        return (originEpochNanos + (System.nanoTime() - originNanoTime)) / 1_000;
     }
 }

@@ -4,7 +4,7 @@ import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.BatchMarker;
 import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.ClassAllowList;
-import io.fournines.engine.core.Clocks;
+import io.fournines.engine.core.EpochClock;
 import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.SourceBatches;
 import io.fournines.engine.core.Watermark;
@@ -100,8 +100,7 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
     private int heldRecords;
     private long nextBatch;
     private BatchMarker pendingMarker;
-    private long originNanoTime;
-    private long originEpochNanos;
+    private EpochClock clock;
 
     private Counter malformed;
     private Counter polls;
@@ -125,9 +124,7 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         slowPolls = context.counter("pollsOver1ms");
         instance = context.processorIndex();
         batches = context.sourceBatches();
-        long[] clocks = Clocks.pair();
-        originNanoTime = clocks[0];
-        originEpochNanos = clocks[1];
+        clock = new EpochClock();
         Map<String, Object> props = new HashMap<>(consumerProperties);
         props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -196,11 +193,11 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
         if (heldRecords < MAX_HELD_RECORDS) {
             ConsumerRecords<byte[], byte[]> records = poll();
             if (!records.isEmpty()) {
-                held.add(new Polled(epochNanos(lastPollNanos), records.iterator(), records.count()));
+                held.add(new Polled(clock.epochNanos(lastPollNanos), records.iterator(), records.count()));
                 heldRecords += records.count();
             }
         }
-        long released = batches.releasedBefore(epochNanos(System.nanoTime()));
+        long released = batches.releasedBefore(clock.nowEpochNanos());
         for (long end; (end = batches.endOf(nextBatch)) <= released; ) {
             for (Polled first; (first = held.peek()) != null && first.epochNanos() < end; ) {
                 if (!emitRecords(first.records(), System.nanoTime())) {
@@ -223,10 +220,6 @@ public final class KafkaSourceP<T> extends AbstractProcessor {
 
     private boolean allEnded() {
         return options.endOfStream() != null && endedCount == partitions.length;
-    }
-
-    private long epochNanos(long nanoTime) {
-        return originEpochNanos + (nanoTime - originNanoTime);
     }
 
     /** Decodes and emits {@code records} (read at {@code now}) until the outbox refuses one (false) or they run out. */
