@@ -14,9 +14,9 @@ from fournines.search.run_search import run_search
 from fournines.search.run_sweep import run_sweep
 from fournines.search.trial import Interrupted
 from fournines.spec.overrides import OverrideError, parse_overrides, split_settings
-from fournines.spec.scenario import ScenarioError, load_scenario
+from fournines.spec.scenario import ScenarioError
 from fournines.targets.local import run as local
-from fournines.targets.prepare import RunRefused, prepare
+from fournines.targets.prepare import RunRefused, prepare, resolve
 from fournines_analysis.slo import BadSlo, parse_slo
 
 RESULTS = click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_ROOT,
@@ -46,7 +46,7 @@ def search(scenario, assignments, results_root):
         precision = _fraction(own, "PRECISION", 0.05)
         overrides = parse_overrides(rest)
         for rate in (low, high):  # the bounds must be rates the scenario accepts
-            load_scenario(scenario, overrides.replacing({"RATE": str(rate)}))
+            resolve(scenario, overrides.replacing({"RATE": str(rate)}))
         return lambda play: run_search(scenario, overrides, slo, own["SLO"], low, high, precision, play, results_root), overrides
     _play_checked(scenario, act)
 
@@ -71,7 +71,7 @@ def sweep(scenario, assignments, results_root):
         overrides = parse_overrides(rest)
         for rate in rates:
             for key_count in keys or [None]:
-                load_scenario(scenario, overrides.replacing({"RATE": str(rate)} | ({"KEYS": str(key_count)} if key_count else {})))
+                resolve(scenario, overrides.replacing({"RATE": str(rate)} | ({"KEYS": str(key_count)} if key_count else {})))
         return lambda play: run_sweep(scenario, overrides, rates, keys, slo, play, results_root), overrides
     _play_checked(scenario, act)
 

@@ -11,6 +11,7 @@ from fournines.search.report import write_report
 from fournines.search.trial import Play, run_trial
 from fournines.spec.overrides import Overrides
 from fournines.spec.scenario import load_scenario
+from fournines.targets.prepare import resolve
 from fournines_analysis.slo import Bound
 
 CONFIRM_FACTOR = 2  # a confirmation measures this many times as long as a trial
@@ -29,7 +30,7 @@ def run_search(ref: str, overrides: Overrides, slo: tuple[Bound, ...], slo_text:
     began = time.monotonic()
 
     def measure(rate: int, confirming: bool):
-        scenario = load_scenario(ref, overrides.replacing({"RATE": str(rate)} | ({"DURATION": longer} if confirming else {})))
+        scenario = resolve(ref, overrides.replacing({"RATE": str(rate)} | ({"DURATION": longer} if confirming else {})))
         confirmations = sum(1 for c, _ in ran if c)
         name = f"confirm-{confirmations + 1}-{rate}" if confirming else f"{len(ran) - confirmations + 1:02d}-{rate}"
         trial = run_trial(scenario, folder / name, slo, play)

@@ -10,6 +10,7 @@ from fournines.search.report import write_report
 from fournines.search.trial import Play, run_trial
 from fournines.spec.overrides import Overrides
 from fournines.spec.scenario import load_scenario
+from fournines.targets.prepare import resolve
 from fournines_analysis.slo import Bound
 
 
@@ -24,7 +25,7 @@ def run_sweep(ref: str, overrides: Overrides, rates: list[int], keys: list[int] 
         for rate in rates:
             values = {"RATE": str(rate)} | ({"KEYS": str(key_count)} if key_count is not None else {})
             point = f"keys-{key_count}-rate-{rate}" if key_count is not None else f"rate-{rate}"
-            trial = run_trial(load_scenario(ref, overrides.replacing(values)), folder / point, slo, play)
+            trial = run_trial(resolve(ref, overrides.replacing(values)), folder / point, slo, play)
             done.append((f"{key_count:,} keys" if key_count is not None else "", trial))
             print(f"sweep {name}: {point}: {trial.verdict()}", file=sys.stderr, flush=True)
     sustained = [t.rate for _, t in done if t.sustained]

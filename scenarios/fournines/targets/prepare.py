@@ -19,17 +19,9 @@ class RunRefused(Exception):
 
 
 def prepare(ref: str, overrides: Overrides) -> tuple[dict, Path]:
-    """The resolved scenario, with the JDK its members run on (`cluster.java`: home and version), and
-    its engine's member jar, built if stale; RunRefused if it cannot run."""
-    try:
-        scenario = load_scenario(ref, overrides)
-    except ScenarioError as e:
-        raise RunRefused(str(e)) from None
-    problems = unsupported(scenario)
-    if problems:
-        raise RunRefused("\n".join(f"{ref}: {p}" for p in problems))
-    if scenario["target"] != "aws":  # EC2 hosts run the JDK infra/ansible installs
-        _resolve_jdk(ref, scenario)
+    """The scenario as it will run (resolve) and its engine's member jar, built if stale; RunRefused
+    if it cannot run."""
+    scenario = resolve(ref, overrides)
     jar = JARS[scenario["engine"]]
     if not (REPO_ROOT / jar.module / "pom.xml").is_file():
         raise RunRefused(f"{jar.module}: the member process is not in this checkout yet "
@@ -41,6 +33,21 @@ def prepare(ref: str, overrides: Overrides) -> tuple[dict, Path]:
     except subprocess.CalledProcessError as e:
         raise RunRefused(f"building {jar.module} failed (exit {e.returncode}); see Maven's output above") from None
     return scenario, path
+
+
+def resolve(ref: str, overrides: Overrides) -> dict:
+    """The scenario as it will run: loaded, checked against what this build supports, with the JDK its
+    members run on (`cluster.java`: home and version); RunRefused if it cannot run."""
+    try:
+        scenario = load_scenario(ref, overrides)
+    except ScenarioError as e:
+        raise RunRefused(str(e)) from None
+    problems = unsupported(scenario)
+    if problems:
+        raise RunRefused("\n".join(f"{ref}: {p}" for p in problems))
+    if scenario["target"] != "aws":  # EC2 hosts run the JDK infra/ansible installs
+        _resolve_jdk(ref, scenario)
+    return scenario
 
 
 def _resolve_jdk(ref: str, scenario: dict) -> None:

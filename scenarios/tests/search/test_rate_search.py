@@ -91,7 +91,9 @@ def test_through_the_runner_the_search_finds_a_members_capacity(tmp_path):
     assert all((folder / t["folder"] / "run.json").is_file() for t in trials)
     assert any(not t["sustained"] and any("SLO not met" in p for p in t["problems"]) for t in trials)
     assert trials[-1]["folder"].startswith("confirm-1-") and trials[-1]["sustained"]
-    assert json.loads((folder / trials[-1]["folder"] / "run.json").read_text())["duration_s"] == 12
+    confirmation = json.loads((folder / trials[-1]["folder"] / "run.json").read_text())
+    assert confirmation["duration_s"] == 12
+    assert confirmation["scenario"]["cluster"]["java"]["version"]  # resolved as a run's: its JDK found
     report = (folder / "report.md").read_text()
     assert f"Highest sustainable rate: {found['rate']:,} events/s" in report
     assert (folder / "plots" / "latency-against-load.png").is_file()
