@@ -2,14 +2,15 @@
 member; engine/README.md, "Execution models"), split as the Drizzle paper's Figure 4(b) splits it.
 
 Each row is one stage of one batch, in epoch microseconds: the scheduler launched it, the first of
-the stage's tasklets saw the launch (started), the last one finished it (done); a batch launched
-ahead, in a group, counts as launched and started at its end, when its items are all due, so its
-scheduling is the group's, paid by its first batch. Per batch:
+the stage's tasklets saw the launch (started), the last one finished it (finished, on its member's
+clock), the scheduler heard that every member had (done); a batch launched ahead, in a group, counts
+as launched and started at its end, when its items are all due, so its scheduling is the group's,
+paid by its first batch. Per batch:
 - scheduling: each stage's launch to its start, summed over the stages;
-- compute: each stage's start to its done, summed;
-- waiting at barriers: a stage's done to the next stage's launch, summed (micro-batch: the central
-  scheduler hears that every task of the stage finished, then launches the next stage; group
-  scheduling launches every stage at once, so there is none);
+- compute: each stage's start to its finish, summed;
+- waiting at barriers: each stage's finish to the next stage's launch (the last stage: to its done),
+  summed: the reports' trip to the scheduler and its answer. Micro-batch waits so after every
+  stage; group scheduling launches every stage at once, so only after the group's last stage;
 and the batch's time, its first stage's launch to its last stage's done: the parts' sum in
 micro-batch, less in group scheduling, whose stages run at once.
 Batches launched in the warm-up (counted from the first batch's launch) are left out. Each row also
@@ -29,8 +30,11 @@ from fournines_analysis.document import Block, Heading, Image, Paragraph, Table
 from fournines_analysis.errors import BadInput, read_text
 
 BATCHES_FILE = "batches.csv"
-COLUMNS = ("batch", "stage", "launched_us", "started_us", "done_us", "group_size")
+COLUMNS = ("batch", "stage", "launched_us", "started_us", "finished_us", "done_us", "group_size")
+# Before finished_us was recorded: a stage's finish is taken as its done, and waiting at barriers as 0.
+COLUMNS_WITHOUT_FINISH = tuple(c for c in COLUMNS if c != "finished_us")
 PARTS = ("scheduling", "compute", "waiting at barriers")
+_TIMES = ("launched_us", "started_us", "finished_us", "done_us")
 
 
 @dataclass(frozen=True)
@@ -45,22 +49,23 @@ class BatchCosts:
 def read_batches(path: Path) -> list[BatchCosts]:
     """Every batch in the file, in order; a batch's stages must be 0, 1, ... with times that never go back."""
     reader = csv.reader(io.StringIO(read_text(path), newline=""))
-    header = next(reader, None)
-    if header != list(COLUMNS):
-        raise BadInput(path, f"the header must be {','.join(COLUMNS)}; is {','.join(header or [])!r}", 1)
-    stages: dict[int, list[tuple[int, int, int]]] = {}
+    header = tuple(next(reader, None) or ())
+    if header not in (COLUMNS, COLUMNS_WITHOUT_FINISH):
+        raise BadInput(path, f"the header must be {','.join(COLUMNS)}; is {','.join(header)!r}", 1)
+    stages: dict[int, list[tuple[int, int, int, int]]] = {}
     group_sizes: dict[int, int] = {}
     for line, row in enumerate(reader, start=2):
-        if len(row) != len(COLUMNS):
-            raise BadInput(path, f"must have {len(COLUMNS)} fields; has {len(row)}", line)
-        values = dict(zip(COLUMNS, (_integer(text, path, line, name) for text, name in zip(row, COLUMNS))))
+        if len(row) != len(header):
+            raise BadInput(path, f"must have {len(header)} fields; has {len(row)}", line)
+        values = dict(zip(header, (_integer(text, path, line, name) for text, name in zip(row, header))))
         batch, stage = values["batch"], values["stage"]
         if stage != len(stages.setdefault(batch, [])):
             raise BadInput(path, f"must follow stage {len(stages[batch]) - 1} of batch {batch}; is {stage}", line, "stage")
-        times = values["launched_us"], values["started_us"], values["done_us"]
-        for (earlier, later), name in (((0, 1), "started_us"), ((1, 2), "done_us")):
+        times = (values["launched_us"], values["started_us"], values.get("finished_us", values["done_us"]),
+                 values["done_us"])
+        for earlier, later in ((0, 1), (1, 2), (2, 3)):
             if times[later] < times[earlier]:
-                raise BadInput(path, f"is {times[later]}, before {COLUMNS[earlier + 2]} {times[earlier]}", line, name)
+                raise BadInput(path, f"is {times[later]}, before {_TIMES[earlier]} {times[earlier]}", line, _TIMES[later])
         if values["group_size"] < 1:
             raise BadInput(path, f"must be at least 1; is {values['group_size']}", line, "group_size")
         stages[batch].append(times)
@@ -68,11 +73,12 @@ def read_batches(path: Path) -> list[BatchCosts]:
     return [_costs(batch, times, group_sizes[batch]) for batch, times in sorted(stages.items())]
 
 
-def _costs(batch: int, stages: list[tuple[int, int, int]], group_size: int) -> BatchCosts:
-    scheduling = sum(started - launched for launched, started, _ in stages)
-    compute = sum(done - started for _, started, done in stages)
-    waiting = sum(max(0, after[0] - before[2]) for before, after in zip(stages, stages[1:]))
-    return BatchCosts(batch, stages[0][0], (scheduling, compute, waiting), group_size, stages[-1][2] - stages[0][0])
+def _costs(batch: int, stages: list[tuple[int, int, int, int]], group_size: int) -> BatchCosts:
+    scheduling = sum(started - launched for launched, started, _, _ in stages)
+    compute = sum(finished - started for _, started, finished, _ in stages)
+    next_launches = [after[0] for after in stages[1:]] + [stages[-1][3]]
+    waiting = sum(max(0, then - finished) for (_, _, finished, _), then in zip(stages, next_launches))
+    return BatchCosts(batch, stages[0][0], (scheduling, compute, waiting), group_size, stages[-1][3] - stages[0][0])
 
 
 def _integer(text: str, path: Path, line: int, field: str) -> int:
@@ -107,8 +113,9 @@ def batch_blocks(run_dir: Path, warmup_s: float, title: str) -> list[Block]:
               else f"Group size tuned from {min(sizes)} to {max(sizes)} (median {np.median(sizes):g}); the line is its trace.")
     return [Heading("Batches"),
             Paragraph(f"{len(batches)} batches after the warm-up. Per batch, summed over its stages: scheduling (a "
-                      "stage's launch to its start on the first task), compute (start to the last task's end) and "
-                      f"waiting at barriers (a stage's end to the next stage's launch), in ms. {groups}"),
+                      "stage's launch to its start on the first task), compute (start to the last task's finish) and "
+                      "waiting at barriers (a stage's finish to the next stage's launch, the last stage's to the "
+                      f"scheduler hearing of it: the reports' trip), in ms. {groups}"),
             Table(["part", "p50 (ms)", "p99 (ms)", "max (ms)"], rows),
             Image(plots.save(figure, Path(run_dir) / "plots" / "batches.png"), "each batch's scheduling, compute and waiting")]
 

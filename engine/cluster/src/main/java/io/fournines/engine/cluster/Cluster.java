@@ -396,10 +396,10 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    void onBatch(int from, long executionId, byte kind, int stage, long first, long second) {
+    void onBatch(int from, long executionId, byte kind, int stage, long first, long second, long third) {
         ClusterJobNetwork network = executions.get(executionId);
         if (network != null) {
-            network.onBatch(from, kind, stage, first, second);
+            network.onBatch(from, kind, stage, first, second, third);
         }
     }
 

@@ -22,7 +22,7 @@ public final class ClusterJobNetwork implements JobNetwork {
 
     private static final PacketCodec CODEC = new KryoPacketCodec();
     private static final int DATA_HEADER = 1 + 8 + 4 + 4;
-    private static final int BATCH_FRAME = 1 + 8 + 1 + 4 + 8 + 8;
+    private static final int BATCH_FRAME = 1 + 8 + 1 + 4 + 8 + 8 + 8;
     /** The kinds of {@link Frames#BATCH} frame. */
     static final byte BATCH_READY = 0;
     static final byte BATCH_STAGE_DONE = 1;
@@ -119,30 +119,30 @@ public final class ClusterJobNetwork implements JobNetwork {
 
     @Override
     public void sendBatchReady(int toMember) {
-        sendBatch(toMember, BATCH_READY, 0, 0, 0);
+        sendBatch(toMember, BATCH_READY, 0, 0, 0, 0);
     }
 
     @Override
-    public void sendStageDone(int toMember, int stage, long batch, long startedMicros) {
-        sendBatch(toMember, BATCH_STAGE_DONE, stage, batch, startedMicros);
+    public void sendStageDone(int toMember, int stage, long batch, long startedMicros, long finishedMicros) {
+        sendBatch(toMember, BATCH_STAGE_DONE, stage, batch, startedMicros, finishedMicros);
     }
 
     @Override
     public void sendLaunch(int toMember, int stage, long throughBatch, long firstEnd) {
-        sendBatch(toMember, BATCH_LAUNCH, stage, throughBatch, firstEnd);
+        sendBatch(toMember, BATCH_LAUNCH, stage, throughBatch, firstEnd, 0);
     }
 
     /** A few bytes, sent whatever the connection's buffer holds: the batches wait on them, and they are a handful per batch. */
-    private void sendBatch(int toMember, byte kind, int stage, long first, long second) {
+    private void sendBatch(int toMember, byte kind, int stage, long first, long second, long third) {
         Channel ch = cluster.channel(members[toMember]);
         if (ch != null) {
             ByteBuf frame = ch.alloc().buffer(BATCH_FRAME).writeByte(Frames.BATCH).writeLong(executionId).writeByte(kind).writeInt(stage)
-                    .writeLong(first).writeLong(second);
+                    .writeLong(first).writeLong(second).writeLong(third);
             ch.writeAndFlush(frame, ch.voidPromise());
         }
     }
 
-    void onBatch(int fromMember, byte kind, int stage, long first, long second) {
+    void onBatch(int fromMember, byte kind, int stage, long first, long second, long third) {
         int position = Arrays.binarySearch(members, fromMember);
         BatchEndpoint endpoint = batches;
         if (position < 0 || endpoint == null) {
@@ -150,7 +150,7 @@ public final class ClusterJobNetwork implements JobNetwork {
         }
         switch (kind) {
             case BATCH_READY -> endpoint.onReady(position);
-            case BATCH_STAGE_DONE -> endpoint.onStageDone(position, stage, first, second);
+            case BATCH_STAGE_DONE -> endpoint.onStageDone(position, stage, first, second, third);
             case BATCH_LAUNCH -> endpoint.onLaunch(stage, first, second);
             default -> cluster.log("ignoring a batch message of unknown kind " + kind + " from member " + fromMember);
         }

@@ -135,7 +135,8 @@ final class MemberConnectionHandler extends SimpleChannelInboundHandler<ByteBuf>
                 int stage = in.readInt();
                 long first = in.readLong();
                 long second = in.readLong();
-                handled("a batch message for execution " + executionId, () -> cluster.onBatch(member, executionId, kind, stage, first, second));
+                long third = in.readLong();
+                handled("a batch message for execution " + executionId, () -> cluster.onBatch(member, executionId, kind, stage, first, second, third));
             }
             case Frames.CONTROL -> {
                 int code = in.readByte();

@@ -45,10 +45,12 @@ public final class BatchScheduler {
      * One stage of one batch, epoch microseconds: launched by the scheduler (a batch launched ahead,
      * in a group, counts from its end, when its items are all due), started on the first tasklet that
      * saw the launch on any member (not before the batch's end either, nor before the launch: members'
-     * clocks may differ by their skew), and finished on every tasklet of the stage, as the scheduler heard it;
-     * and the size of the group the batch was launched in.
+     * clocks may differ by their skew), finished by the last of its tasklets on any member (that
+     * member's clock, kept between start and done), and done when the scheduler heard that every
+     * member finished it; and the size of the group the batch was launched in.
      */
-    public record StageTimes(long batch, int stage, long launchedMicros, long startedMicros, long doneMicros, int groupSize) {
+    public record StageTimes(long batch, int stage, long launchedMicros, long startedMicros, long finishedMicros, long doneMicros,
+                             int groupSize) {
     }
 
     /** Where launches go: every part of the job. */
@@ -82,7 +84,7 @@ public final class BatchScheduler {
     private long[][] finishedBy;
     /** Per stage, the highest launched batch every part finished. */
     private long[] stageDone;
-    /** Batches launched but not done: per stage {launched, started, done} in epoch µs, 0 if not yet. */
+    /** Batches launched but not done: per stage {launched, started, done (heard), finished (the latest member's clock)} in epoch µs, 0 if not yet. */
     private final Map<Long, long[][]> inFlight = new HashMap<>();
     private long batchesDone = -1;
     private volatile boolean stopped;
@@ -172,12 +174,18 @@ public final class BatchScheduler {
         });
     }
 
-    /** Part {@code part} finished {@code stage} of {@code batch} (Long.MAX_VALUE: every batch), first started at {@code startedMicros}. */
-    public void stageDone(int part, int stage, long batch, long startedMicros) {
+    /**
+     * Part {@code part} finished {@code stage} of {@code batch} (Long.MAX_VALUE: every batch), first
+     * started at {@code startedMicros}, finished at {@code finishedMicros} (its clock).
+     */
+    public void stageDone(int part, int stage, long batch, long startedMicros, long finishedMicros) {
         run(() -> {
             long[][] times = batch == Long.MAX_VALUE ? null : inFlight.get(batch);
             if (times != null && (times[stage][1] == 0 || startedMicros < times[stage][1])) {
                 times[stage][1] = startedMicros;
+            }
+            if (times != null) {
+                times[stage][3] = Math.max(times[stage][3], finishedMicros);
             }
             finishedBy[stage][part] = Math.max(finishedBy[stage][part], batch);
             long now = clock.nowEpochMicros();
@@ -225,6 +233,7 @@ public final class BatchScheduler {
             long[] times = inFlight.get(n)[stage];
             times[1] = times[1] == 0 ? now : times[1];
             times[2] = Math.max(now, times[1]);
+            times[3] = times[3] == 0 ? times[2] : times[3];  // a stage no tasklet ran here: finished when heard
             stageDone[stage] = n;
             if (model.kind() == ExecutionModel.Kind.MICRO_BATCH && stage + 1 < stageDone.length) {
                 launchStage(stage + 1, n, now);
@@ -242,7 +251,9 @@ public final class BatchScheduler {
             long[][] times = inFlight.remove(n);
             for (int s = 0; s < times.length; s++) {
                 long started = Math.max(times[s][0], times[s][1]);
-                finished.add(new StageTimes(n, s, times[s][0], started, Math.max(started, times[s][2]), runningGroupSize));
+                long heard = Math.max(started, times[s][2]);
+                finished.add(new StageTimes(n, s, times[s][0], started, Math.min(Math.max(started, times[s][3]), heard), heard,
+                        runningGroupSize));
             }
             groupWorstMicros = Math.max(groupWorstMicros, times[times.length - 1][2] - endOf(n) / 1_000);
         }
@@ -286,7 +297,7 @@ public final class BatchScheduler {
         groupWorstMicros = Long.MIN_VALUE;
         long now = clock.nowEpochMicros();
         for (long n = first; n <= last; n++) {
-            inFlight.put(n, new long[stageDone.length][3]);
+            inFlight.put(n, new long[stageDone.length][4]);
         }
         int stages = model.kind() == ExecutionModel.Kind.GROUP ? stageDone.length : 1;
         for (int s = 0; s < stages; s++) {

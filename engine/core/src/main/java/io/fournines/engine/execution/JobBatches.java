@@ -71,11 +71,11 @@ public final class JobBatches {
         }
 
         @Override
-        public void stageDone(int stage, long batch, long startedMicros) {
+        public void stageDone(int stage, long batch, long startedMicros, long finishedMicros) {
             if (scheduler != null) {
-                scheduler.stageDone(self, stage, batch, startedMicros);
+                scheduler.stageDone(self, stage, batch, startedMicros, finishedMicros);
             } else {
-                network.sendStageDone(SCHEDULING_MEMBER, stage, batch, startedMicros);
+                network.sendStageDone(SCHEDULING_MEMBER, stage, batch, startedMicros, finishedMicros);
             }
         }
 
@@ -85,8 +85,8 @@ public final class JobBatches {
         }
 
         @Override
-        public void onStageDone(int fromMember, int stage, long batch, long startedMicros) {
-            scheduler.stageDone(fromMember, stage, batch, startedMicros);
+        public void onStageDone(int fromMember, int stage, long batch, long startedMicros, long finishedMicros) {
+            scheduler.stageDone(fromMember, stage, batch, startedMicros, finishedMicros);
         }
 
         @Override

@@ -29,9 +29,10 @@ public final class MemberBatches implements SourceBatches {
 
         /**
          * Every tasklet of {@code stage} here finished {@code batch} (Long.MAX_VALUE: they ended, so
-         * every batch), the first of them having started it at {@code startedMicros} (epoch µs).
+         * every batch), the first of them having started it at {@code startedMicros} and the last
+         * finished it at {@code finishedMicros} (epoch µs, this member's clock).
          */
-        void stageDone(int stage, long batch, long startedMicros);
+        void stageDone(int stage, long batch, long startedMicros, long finishedMicros);
     }
 
     private final ExecutionModel model;
@@ -116,7 +117,8 @@ public final class MemberBatches implements SourceBatches {
     }
 
     private synchronized void reportEndedBeforeLaunch() {
-        endedBeforeLaunch.forEach(stage -> reports.stageDone(stage, Long.MAX_VALUE, clock.nowEpochMicros()));
+        long now = clock.nowEpochMicros();
+        endedBeforeLaunch.forEach(stage -> reports.stageDone(stage, Long.MAX_VALUE, now, now));
         endedBeforeLaunch.clear();
     }
 
@@ -153,15 +155,17 @@ public final class MemberBatches implements SourceBatches {
         if (done == Long.MAX_VALUE) {
             stageDone[stage] = Long.MAX_VALUE;
             if (launchedAny()) {
-                reports.stageDone(stage, Long.MAX_VALUE, clock.nowEpochMicros());
+                long now = clock.nowEpochMicros();
+                reports.stageDone(stage, Long.MAX_VALUE, now, now);
             } else {
                 endedBeforeLaunch.add(stage);
             }
             return;
         }
+        long now = clock.nowEpochMicros();
         for (long n = stageDone[stage] + 1; n <= done; n++) {
             Long first = started.get(stage).remove(n);
-            reports.stageDone(stage, n, first == null ? clock.nowEpochMicros() : first);
+            reports.stageDone(stage, n, first == null ? now : first, now);
         }
         stageDone[stage] = Math.max(stageDone[stage], done);
     }

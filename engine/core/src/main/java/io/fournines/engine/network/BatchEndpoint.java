@@ -10,8 +10,11 @@ public interface BatchEndpoint {
     /** {@code fromMember}'s part of the job is planned. */
     void onReady(int fromMember);
 
-    /** {@code fromMember} finished {@code stage} of {@code batch} (Long.MAX_VALUE: every batch), first started at {@code startedMicros}. */
-    void onStageDone(int fromMember, int stage, long batch, long startedMicros);
+    /**
+     * {@code fromMember} finished {@code stage} of {@code batch} (Long.MAX_VALUE: every batch), first
+     * started at {@code startedMicros} and finished at {@code finishedMicros} on its clock.
+     */
+    void onStageDone(int fromMember, int stage, long batch, long startedMicros, long finishedMicros);
 
     /** The scheduler launched batches up to {@code throughBatch} on {@code stage}; batch 0 ends at epoch batch index {@code firstEnd}. */
     void onLaunch(int stage, long throughBatch, long firstEnd);

@@ -43,7 +43,7 @@ public interface JobNetwork {
     void sendBatchReady(int toMember);
 
     /** To the scheduling member: a stage of a batch is done here ({@link BatchEndpoint#onStageDone}). */
-    void sendStageDone(int toMember, int stage, long batch, long startedMicros);
+    void sendStageDone(int toMember, int stage, long batch, long startedMicros, long finishedMicros);
 
     /** From the scheduling member: a launch ({@link BatchEndpoint#onLaunch}). */
     void sendLaunch(int toMember, int stage, long throughBatch, long firstEnd);

@@ -46,7 +46,7 @@ class BatchSchedulerTest {
             if (group == 3) {
                 Thread.sleep(700);
             }
-            scheduler.stageDone(0, 0, launch[1], nowMicros());
+            scheduler.stageDone(0, 0, launch[1], nowMicros(), nowMicros());
             first = launch[1] + 1;
         }
         assertThat(sizes).containsExactly(1, 2, 3, 4, 2);

@@ -171,8 +171,10 @@ class ExecutionModelsTest extends TestEngines {
             StageTimes second = stages.get(1);
             assertThat(first.launchedMicros()).isGreaterThanOrEqualTo(previousDone);
             assertThat(first.startedMicros()).isBetween(first.launchedMicros(), first.doneMicros());
+            assertThat(first.finishedMicros()).isBetween(first.startedMicros(), first.doneMicros());
             assertThat(second.launchedMicros()).isGreaterThanOrEqualTo(first.doneMicros());
             assertThat(second.startedMicros()).isBetween(second.launchedMicros(), second.doneMicros());
+            assertThat(second.finishedMicros()).isBetween(second.startedMicros(), second.doneMicros());
             previousDone = second.doneMicros();
         }
     }

@@ -244,11 +244,12 @@ final class FourninesEngine implements EngineAdapter {
          * on any member started it, the last finished it; the size of the group it was launched in).
          */
         private void writeBatchTimes(Job job) throws IOException {
-            try (CsvFile csv = CsvFile.create(dir, BATCHES_FILE, "batch,stage,launched_us,started_us,done_us,group_size")) {
+            try (CsvFile csv = CsvFile.create(dir, BATCHES_FILE, "batch,stage,launched_us,started_us,finished_us,done_us,group_size")) {
                 List<BatchScheduler.StageTimes> rows = new ArrayList<>();
                 job.drainBatchTimes(rows::add);
                 for (BatchScheduler.StageTimes t : rows) {
-                    csv.row("%d,%d,%d,%d,%d,%d", t.batch(), t.stage(), t.launchedMicros(), t.startedMicros(), t.doneMicros(), t.groupSize());
+                    csv.row("%d,%d,%d,%d,%d,%d,%d", t.batch(), t.stage(), t.launchedMicros(), t.startedMicros(), t.finishedMicros(),
+                            t.doneMicros(), t.groupSize());
                 }
             }
         }

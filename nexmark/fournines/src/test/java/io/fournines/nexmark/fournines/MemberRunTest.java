@@ -91,16 +91,17 @@ class MemberRunTest {
         assertProgress(lines);
         assertFiles(true);
         List<String> rows = Files.readAllLines(dir.resolve(FourninesEngine.BATCHES_FILE));
-        assertThat(rows.get(0)).isEqualTo("batch,stage,launched_us,started_us,done_us,group_size");
+        assertThat(rows.get(0)).isEqualTo("batch,stage,launched_us,started_us,finished_us,done_us,group_size");
         List<long[]> values = rows.subList(1, rows.size()).stream().map(r -> java.util.Arrays.stream(r.split(",")).mapToLong(Long::parseLong).toArray()).toList();
         long stages = values.stream().mapToLong(v -> v[1]).max().orElseThrow() + 1;
         assertThat(values.size() / stages).as("batches of 100 ms in a 3 s run").isBetween(20L, 32L);
         for (int i = 0; i < values.size(); i++) {
             long[] v = values.get(i);
             assertThat(new long[] {v[0], v[1]}).containsExactly(i / stages, i % stages);
-            assertThat(v[2]).isLessThanOrEqualTo(v[3]);
-            assertThat(v[3]).isLessThanOrEqualTo(v[4]);
-            assertThat(v[5]).as("micro-batch's group").isOne();
+            assertThat(v[2]).as("launched ≤ started").isLessThanOrEqualTo(v[3]);
+            assertThat(v[3]).as("started ≤ finished").isLessThanOrEqualTo(v[4]);
+            assertThat(v[4]).as("finished ≤ done").isLessThanOrEqualTo(v[5]);
+            assertThat(v[6]).as("micro-batch's group").isOne();
         }
     }
 
