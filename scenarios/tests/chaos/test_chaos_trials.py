@@ -100,7 +100,7 @@ def test_the_cluster_is_sent_the_checked_runs_fields_and_the_runner_keeps_the_fa
     request = parse_request("q5", ["SEED=1", "FAULTS=commit-kill"])
     fault = draw(request.seed, request.kinds)
     job = trial_job(load_scenario("q5", request.overrides), fault.faults(tmp_path), fault.chaos_point, 7_000_000)
-    submitted = plan_for(job, member_launcher(Path("member.jar")), [], tmp_path).jobs[0].spec
+    submitted = plan_for(job, member_launcher(Path("member.jar"), job), [], tmp_path).jobs[0].spec
     assert submitted["load"]["events"] == EVENTS
     assert (submitted["start_epoch_ns"], submitted["record_results"]) == (7_000_000, True)
     assert submitted["chaos_point"] == {"member": "coordinator", "at": fault.at, "then": "freeze"}

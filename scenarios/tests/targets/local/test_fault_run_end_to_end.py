@@ -35,7 +35,7 @@ def run_scenario(tmp_path: Path, text: str) -> tuple[int, Path, dict]:
     """Runs the scenario `text` into tmp_path/results: the runner's exit code, the run's folder, its run.json."""
     (tmp_path / "scenario.yaml").write_text(text)
     scenario, jar = prepare(str(tmp_path / "scenario.yaml"), parse_overrides([]))
-    exit_code = run(scenario, member_launcher(jar), profile=False, results_root=tmp_path / "results")
+    exit_code = run(scenario, member_launcher(jar, scenario), profile=False, results_root=tmp_path / "results")
     (run_dir,) = (tmp_path / "results").iterdir()
     return exit_code, run_dir, json.loads((run_dir / "run.json").read_text())
 

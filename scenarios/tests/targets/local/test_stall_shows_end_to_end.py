@@ -7,7 +7,7 @@ import signal
 import subprocess
 import time
 
-from fournines.members.jvm import jvm_flags, member_command
+from fournines.members.jvm import java_binary, jvm_flags, member_command
 from fournines.spec.overrides import parse_overrides
 from fournines.targets.prepare import prepare
 from fournines_analysis.hlog import read_hlog
@@ -20,7 +20,7 @@ def test_a_one_second_freeze_delays_every_event_scheduled_during_it(tmp_path):
     overrides = parse_overrides([f"RATE={RATE}", "WARMUP=2s", "DURATION=6s", "GC=serial"])
     scenario, jar = prepare("q1", overrides)
     (tmp_path / "scenario.json").write_text(json.dumps(scenario))
-    member = subprocess.Popen(member_command(jar, jvm_flags(scenario, False), tmp_path), cwd=tmp_path,
+    member = subprocess.Popen(member_command(jar, java_binary(scenario), jvm_flags(scenario, False), tmp_path), cwd=tmp_path,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         for line in member.stdout:  # the member's own clock: freeze it 3 s into its run, in the measurement
