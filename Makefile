@@ -86,7 +86,7 @@ bench_overrides = $(call given_on_command_line,$(BENCH_VARS))
 bench-%:
 	./fournines run $* $(bench_overrides)
 
-# The search's and the sweep's own settings (scenarios/README.md, "Rate search and sweep"), passed the same way.
+# The search's and the sweep's own settings (scenarios/docs/search.md), passed the same way.
 SEARCH_VARS := SLO LOW HIGH PRECISION RATES
 search_settings = $(call given_on_command_line,$(SEARCH_VARS))
 

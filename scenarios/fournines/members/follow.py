@@ -1,5 +1,5 @@
 """A process of a run as the runner follows it, line by line. Its `ready` line (where it serves), its
-progress and done lines are the member contract's (scenarios/README.md, "The member contract"); any
+progress and done lines are the member contract's (scenarios/docs/member-contract.md); any
 other line is its own output: written to its log, passed through to the user, and on stderr kept
 among the run's last words, which explain a failure."""
 import json

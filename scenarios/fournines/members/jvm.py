@@ -1,6 +1,6 @@
 """The member jar's command lines: the JVM flags the runner adds to the scenario's, a lone member's
 `run`, a local cluster's `serve`, the active-active result consumer's `consume` and the `proxy` a
-partition fault needs between a local cluster's members (scenarios/README.md, "The member contract").
+partition fault needs between a local cluster's members (scenarios/docs/member-contract.md).
 
 The member runs with the results folder as its working directory, so the GC log and the JFR
 recording are named relative to it: a results path with ':' or ',' in it would otherwise break

@@ -1,5 +1,5 @@
-"""The member's progress messages: one JSON object per stdout line (scenarios/README.md, "The
-member contract").
+"""The member's progress messages: one JSON object per stdout line
+(scenarios/docs/member-contract.md).
 
     {"type":"progress","elapsed_s":12.0,"phase":"measure","target_rate":1000000,
      "achieved_rate":998000.0,"p99_us":850,"p9999_us":4100,"behind_ms":0.3}

@@ -1,5 +1,5 @@
 """The `load.kafka` fields: how the load generator produces into Kafka, and the topic's fsync policy
-(scenarios/README.md, "Kafka load"). Only with `load.source: kafka`; filled with these defaults then.
+(scenarios/docs/kafka-load.md). Only with `load.source: kafka`; filled with these defaults then.
 """
 from fournines.spec.schema import OPTIONAL, Choice, Field, Integer, Problems, Record
 

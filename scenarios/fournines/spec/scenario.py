@@ -187,7 +187,7 @@ def _check_rules(s: dict, problems: Problems) -> None:
 
 def _resolve(s: dict) -> dict:
     """Fills the fields whose defaults depend on others and adds the durations as seconds, so the
-    Java side never parses "10s" (scenarios/README.md, "The member contract")."""
+    Java side never parses "10s" (scenarios/docs/member-contract.md)."""
     s["load"].setdefault("partitions", s["cluster"]["members"] * s["cluster"]["threads"])
     s.setdefault("snapshot_interval_ms", 0 if s["guarantee"] == "none" else DEFAULT_SNAPSHOT_INTERVAL_MS)
     # Each model's own settings, so one file serves a comparison of models (EXECUTION=a,b,c): a model

@@ -1,6 +1,5 @@
 """The Kafka side of a run with `load.source: kafka`: the broker, the run's topic and the load
-generator, around the member that `play` runs or the members of a cluster (scenarios/README.md,
-"Kafka load").
+generator, around the member that `play` runs or the members of a cluster (scenarios/docs/kafka-load.md).
 
 In order: a real local broker (infra/kafka-local, a child JVM from the Maven jars, on loopback), or
 the cluster named by KAFKA_BOOTSTRAP=host:port; a fresh topic named after the results folder, with

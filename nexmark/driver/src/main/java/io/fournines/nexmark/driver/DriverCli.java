@@ -8,9 +8,9 @@ import picocli.CommandLine;
 import java.util.concurrent.Callable;
 
 /**
- * The command line every engine's member shares: {@code run --scenario FILE --out DIR} (scenarios/README.md,
- * "The member contract"). Exit 0 done, 1 the job failed, 2 a scenario this engine cannot run, 3
- * stopped early; SIGTERM and SIGINT stop the job and close the files first.
+ * The command line every engine's member shares: {@code run --scenario FILE --out DIR}
+ * (scenarios/docs/member-contract.md). Exit 0 done, 1 the job failed, 2 a scenario this engine
+ * cannot run, 3 stopped early; SIGTERM and SIGINT stop the job and close the files first.
  */
 public final class DriverCli {
 

@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * How the engine schedules the job: the scenario's {@code execution}, {@code batch_ms},
- * {@code group_size} and {@code latency_target_ms} (scenarios/README.md, "Execution models").
+ * {@code group_size} and {@code latency_target_ms} (scenarios/README.md, "Scenario files").
  *
  * @param model           {@code continuous}, {@code micro-batch} or {@code group}
  * @param batchMs         the batches' length; 0 when continuous

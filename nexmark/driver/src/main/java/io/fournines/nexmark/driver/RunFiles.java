@@ -5,7 +5,7 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 
 /**
- * The member contract's two options (scenarios/README.md, "The member contract"): the runner's
+ * The member contract's two options (scenarios/docs/member-contract.md): the runner's
  * resolved scenario and where the result files go. A picocli mixin, so every member command
  * (the reference engine's, the peers', the active-active consumer) declares them alike.
  */

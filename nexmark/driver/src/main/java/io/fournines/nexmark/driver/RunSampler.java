@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * A member's once-a-second samples (scenarios/README.md, "The member contract"), all from the same
+ * A member's once-a-second samples (scenarios/docs/member-contract.md), all from the same
  * instant: a row in {@code throughput.csv}, {@code cpu.csv} and {@code load.csv} and a progress line
  * on stdout. Shared
  * by the reference member and the peer-engine members, so every engine is sampled alike.

@@ -14,10 +14,10 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What a member reads from the runner's resolved {@code scenario.json} (scenarios/README.md, "The
- * member contract"), the same for every engine. What the named engine cannot run, according to the
- * query registry ({@link QueryRegistry}), is a {@link ScenarioException} naming the field, raised
- * before anything starts. Fields a member does not need are ignored.
+ * What a member reads from the runner's resolved {@code scenario.json}
+ * (scenarios/docs/member-contract.md), the same for every engine. What the named engine cannot
+ * run, according to the query registry ({@link QueryRegistry}), is a {@link ScenarioException}
+ * naming the field, raised before anything starts. Fields a member does not need are ignored.
  *
  * @param engine        the engine the scenario runs on ({@code engine}, default {@code fournines})
  * @param query         query name, lower case
