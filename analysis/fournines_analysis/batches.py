@@ -1,5 +1,5 @@
 """What the batches of a micro-batch or group run cost (batches.csv, written by the reference engine's
-member; engine/README.md, "Execution models"), split as the Drizzle paper's Figure 4(b) splits it.
+member; engine/docs/execution.md, "Execution models"), split as the Drizzle paper's Figure 4(b) splits it.
 
 Each row is one stage of one batch, in epoch microseconds: the scheduler launched it, the first of
 the stage's tasklets saw the launch (started), the last one finished it (finished, on its member's

@@ -5,7 +5,7 @@ but its transactional output is held back for a commit that never comes and its 
 old: not a run to judge. The members write `snapshot_commit_age_s` (how long before they wrote
 member.json the latest snapshot committed; since the job started if none did; over a cluster the
 freshest member's) and `snapshots_aborted` (snapshots the coordinator gave up on; each restarted
-the job). The engine gives a snapshot up after 10 snapshot intervals, at least 10 s (engine/README.md,
+the job). The engine gives a snapshot up after 10 snapshot intervals, at least 10 s (engine/docs/cluster.md,
 "Nothing stalls silently"), and restarts the job; a commit older than that at the end means the
 snapshots stalled and the restarts did not cure it.
 """

@@ -8,7 +8,7 @@ import java.util.Random;
  * majority of the configured members, in the manner of Raft's leader election. No I/O and no clock:
  * the caller says which members this one hears ({@link #reachable}), hands it their messages
  * ({@link #receive}) and the time ({@link #tick}), and sends what it asks to send. The protocol and
- * its invariants are in engine/README.md ("Membership: views agreed by a majority").
+ * its invariants are in engine/docs/cluster.md ("Membership: views agreed by a majority").
  *
  * <ul>
  *   <li>A member votes at most once per term, so at most one member collects a majority for a
