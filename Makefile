@@ -96,7 +96,7 @@ search-%:
 sweep-%:
 	./fournines sweep $* $(search_settings) $(bench_overrides)
 
-# The gate's defaults are the ones `make gate-selftest` validates (analysis/README.md, "The regression gate").
+# The gate's defaults are the ones `make gate-selftest` validates (analysis/docs/gate.md).
 SCENARIO ?= q5-gate
 REPEAT ?= 5
 THRESHOLD ?= 0.05

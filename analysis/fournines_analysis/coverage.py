@@ -2,7 +2,7 @@
 
 A log cut short (a full disk, a killed writer) or a member whose log never reached the folder still
 reads as a normal run; its percentiles simply describe less than the run measured. The rule
-(analysis/README.md, "Coverage"):
+(analysis/docs/results-folder.md, "Status and coverage"):
 
 - the measurement is [warmup_s, warmup_s + duration_s) on the run's timeline, cut into whole seconds
   from warmup_s (the last one shorter if duration_s is fractional);

@@ -12,7 +12,7 @@ A metric regresses when its ratio is worse than the threshold allows (above 1 + 
 1 / (1 + threshold) for a metric where higher is better) and its whole interval lies on the worse side
 of 1: slower by more than is tolerated, and surely slower. Improvements mirror that; anything else is
 "no significant change". This rule, the threshold and the default number of runs are the ones whose
-false-alarm and detection rates `make gate-selftest` measures (analysis/README.md).
+false-alarm and detection rates `make gate-selftest` measures (analysis/docs/gate.md).
 
 Only runs that stand are judged (standing.py): completed, with logs that cover the whole measurement.
 Any other run is refused, naming its file, unless the caller allows incomplete runs explicitly; the

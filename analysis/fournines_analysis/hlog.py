@@ -2,7 +2,7 @@
 
 hdrh's own HistogramLogReader skips any line it cannot parse (tagged lines included); a benchmark
 must not quietly lose a second of latency, so lines are parsed here, strictly, and only the payload
-is handed to hdrh. Values are microseconds, one interval per second (see analysis/README.md).
+is handed to hdrh. Values are microseconds, one interval per second (see analysis/docs/results-folder.md).
 """
 import re
 from dataclasses import dataclass

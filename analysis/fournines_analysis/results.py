@@ -1,5 +1,5 @@
 """A results folder `results/<UTC time>-<scenario>/`, loaded: run.json, every *.hlog, and the
-optional throughput.csv, cpu.csv and load.csv (see analysis/README.md for the format)."""
+optional throughput.csv, cpu.csv and load.csv (see analysis/docs/results-folder.md for the format)."""
 from dataclasses import dataclass
 from pathlib import Path
 

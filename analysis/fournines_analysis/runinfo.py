@@ -3,7 +3,7 @@
 Only `warmup_s` is required (without it the warm-up cannot be trimmed honestly); every other field
 is optional and shown as "not recorded" when missing. Fields not listed here are kept and ignored, so
 the runner can add context without breaking older analysis. A listed field of the wrong type is an
-error naming it. The same table documents the fields in analysis/README.md.
+error naming it. The same table documents the fields in analysis/docs/results-folder.md.
 """
 import json
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""run.json: the runner's record of a run (analysis/README.md lists the fields the analysis reads).
+"""run.json: the runner's record of a run (analysis/docs/results-folder.md lists the fields the analysis reads).
 
 The runner owns the context it knows (scenario, timing, host, commit, outcome); the member reports
 what only it knows in member.json (t=0, JDK, JVM flags as the JVM saw them, GC, counters) and that is
