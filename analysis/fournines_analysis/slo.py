@@ -57,6 +57,8 @@ def parse_slo(text: str) -> tuple[Bound, ...]:
 
 def check_slo(bounds: tuple[Bound, ...], run: Run) -> list[Check]:
     """Each bound against the run's measured latency (its first series, intervals after the warm-up)."""
+    if not bounds:
+        return []
     log = next(iter(run.latency.values()))
     pooled = measured_counts(log, run.warmup_s).sum(axis=0)
     values = histograms.value_at_percentiles(pooled, log.layout, [b.percentile for b in bounds])

@@ -32,3 +32,4 @@ def test_the_bounds_are_checked_against_the_measured_percentiles(tmp_path):
     assert median.met and 300 < median.measured_us < 500
     assert not tail.met and tail.measured_us > 1_000
     assert str(tail).startswith("p99.99 ") and str(tail).endswith("> 1,000 µs")
+    assert check_slo((), run) == []  # a sweep without an SLO
