@@ -1,14 +1,18 @@
 """The highest sustainable rate, as Theodolite finds capacity: bracket it by doubling up (or halving
 down) from the start rate, bisect the bracket until its ends are within `precision` of each other,
-then confirm the highest sustained rate with a longer run; if the confirmation fails, step down by
-`precision` and confirm again (at most three times). A trial the load source could not feed caps the
-search: the source's limit is reported as such, not as the engine's."""
+then confirm the highest sustained rate with a longer run. A confirmation that fails means the
+trials were too short to see what limits the rate (a tail percentile over a short run is nearly its
+maximum, and a longer run meets rarer stalls): the search goes on with runs as long as the
+confirmation, from the next lower rate a trial sustained (or half), bisecting between the highest
+rate a long run sustained and the lowest it did not, until they are within `precision`; at most
+MAX_CONFIRMATIONS long runs. A trial the load source could not feed caps the search: the source's
+limit is reported as such, not as the engine's."""
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from fournines.search.trial import Trial
 
-CONFIRMATIONS = 3
+MAX_CONFIRMATIONS = 6
 MAX_TRIALS = 40
 
 
@@ -57,18 +61,43 @@ def search(measure: Callable[[int, bool], Trial], start: int, low: int, high: in
             say(f"the rate lies in [{best:,}, {worst:,}) events/s")
     except _GaveUp as e:
         outcome.reason = str(e)
-    for _ in range(CONFIRMATIONS):
-        t = measure(best, True)
-        outcome.confirmations.append(t)
-        say(f"confirmation at {best:,} events/s: {t.verdict()}")
-        if t.sustained:
-            outcome.rate = best
-            outcome.reason = outcome.reason or (f"sustained up to the upper bound, {high:,} events/s" if worst is None
-                                                else f"sustained at {best:,}, not at {worst:,} events/s")
-            return outcome
-        worst, best = best, max(int(best * (1 - precision)), 1)
-    outcome.reason = f"no rate confirmed in {CONFIRMATIONS} longer runs"
+    passed, failed = _confirm(measure, best, [t.rate for t in outcome.trials if t.sustained], low, precision,
+                              say, outcome)
+    outcome.rate = passed
+    if passed is None:
+        outcome.reason = f"no rate confirmed in {len(outcome.confirmations)} longer runs, down to {failed:,} events/s"
+    elif failed is not None:
+        outcome.reason = f"confirmed at {passed:,}, not at {failed:,} events/s, in runs as long as a confirmation"
+    else:
+        outcome.reason = outcome.reason or (f"sustained up to the upper bound, {high:,} events/s" if worst is None
+                                            else f"sustained at {best:,}, not at {worst:,} events/s")
     return outcome
+
+
+def _confirm(measure, best: int, sustained_by_trials: list[int], low: int, precision: float, say,
+             outcome: SearchOutcome) -> tuple[int | None, int | None]:
+    """Long runs from `best` on: (the highest rate one sustained, the lowest one did not), either None."""
+    passed = failed = None
+    rate = best
+    for _ in range(MAX_CONFIRMATIONS):
+        t = measure(rate, True)
+        outcome.confirmations.append(t)
+        say(f"confirmation at {rate:,} events/s: {t.verdict()}")
+        if t.sustained:
+            passed = rate
+        else:
+            failed = rate
+        if passed is not None and (failed is None or failed <= passed * (1 + precision) or failed - passed <= 1):
+            break
+        if passed is None:
+            lower = [r for r in sustained_by_trials if r < failed]
+            rate = max(lower) if lower else failed // 2
+            if rate < low:
+                break
+        else:
+            rate = (passed + failed) // 2
+        say(f"long runs: the rate lies in [{passed or low:,}, {failed:,}) events/s")
+    return passed, failed
 
 
 class _GaveUp(Exception):

@@ -12,7 +12,9 @@ from fournines.search.trial import Play, run_trial
 from fournines.spec.overrides import Overrides
 from fournines.spec.scenario import load_scenario
 from fournines.targets.prepare import resolve
+from fournines_analysis.errors import BadInput
 from fournines_analysis.slo import Bound
+from fournines_analysis.summary import measured_counts
 
 CONFIRM_FACTOR = 2  # a confirmation measures this many times as long as a trial
 
@@ -46,6 +48,9 @@ def run_search(ref: str, overrides: Overrides, slo: tuple[Bound, ...], slo_text:
     if outcome.source_limit is not None:
         findings.append(f"The load source could not make more than about {outcome.source_limit:,.0f} events/s: "
                         f"above that the search measured the source, not the engine.")
+    thin = _thin_tail(slo, [t for _, t in ran])
+    if thin:
+        findings.append(thin)
     findings.append(f"A rate is sustained when, after the warm-up, {slo_text} holds, the source's lag and the "
                     f"backlog do not grow (a least-squares trend over the run), no event was dropped or late, "
                     f"and every event made was processed; the search bisects until its bracket is within "
@@ -62,3 +67,25 @@ def _printer(name: str):
     def say(line: str) -> None:
         print(f"search {name}: {line}", file=sys.stderr, flush=True)
     return say
+
+
+def _thin_tail(slo: tuple[Bound, ...], trials: list) -> str | None:
+    """A warning when a percentile of the SLO rests on too few values in some trial: with fewer than
+    10 / (1 - p) of them it is nearly their maximum, which a longer run can only raise."""
+    counts = []
+    for t in trials:
+        try:
+            counts.append((t, int(measured_counts(next(iter(t.run.latency.values())), t.run.warmup_s).sum())))
+        except (AttributeError, StopIteration, BadInput):  # no results, no log, nothing after the warm-up
+            continue
+    if not counts or not slo:
+        return None
+    bound = max(slo, key=lambda b: b.percentile)
+    needed = round(10 / (1 - bound.percentile / 100))
+    trial, fewest = min(counts, key=lambda c: c[1])
+    if fewest >= needed:
+        return None
+    per_second = fewest / max(float(trial.run.info.fields.get("duration_s") or 1), 1)
+    return (f"Caution: {bound.text.split('<=')[0]} rests on {fewest:,} values in trial {trial.run_dir.name}, "
+            f"nearly their maximum; a stable one needs about {needed:,} values a trial "
+            f"(DURATION={needed / per_second:.0f}s at {per_second:,.0f} values/s).")
