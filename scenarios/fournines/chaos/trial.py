@@ -16,20 +16,13 @@ from fournines.chaos.recorded import recorded_files, recorded_lines
 from fournines.chaos.request import ChaosRequest, Prepared
 from fournines.chaos.trial_fault import CHAOS_POINT_FILE, TrialFault
 from fournines.members.signals import SignalCatcher
+from fournines.results.outcome import Stopped
 from fournines.results.run_record import read_run_json
 from fournines.targets.local import run as local
 from fournines.targets.local.kafka_load import RESULTS_FILE as KAFKA_RESULTS_FILE
 from fournines_analysis.errors import write_text
 
 CHECK_FILE = "check.json"
-
-
-class Stopped(Exception):
-    """A signal stopped the trial; the chaos run ends with its exit code (128 + N)."""
-
-    def __init__(self, exit_code: int):
-        super().__init__(f"stopped (exit {exit_code})")
-        self.exit_code = exit_code
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from fournines.chaos.report import summary, table, write_chaos_json
 from fournines.chaos.request import ChaosRequest, Prepared
-from fournines.chaos.trial import Stopped, Trial, run_trial
+from fournines.chaos.trial import Trial, run_trial
+from fournines.results.outcome import Stopped
 from fournines.chaos.trial_fault import draw
 from fournines.members.signals import SignalCatcher
 from fournines.results.folder import new_results_folder

@@ -9,10 +9,9 @@ from pathlib import Path
 import click
 
 from fournines.results.folder import RESULTS_ROOT
-from fournines.results.outcome import EXIT_BAD_REQUEST
+from fournines.results.outcome import EXIT_BAD_REQUEST, Stopped
 from fournines.search.run_search import run_search
 from fournines.search.run_sweep import run_sweep
-from fournines.search.trial import Interrupted
 from fournines.spec.overrides import OverrideError, parse_overrides, split_settings
 from fournines.spec.scenario import ScenarioError
 from fournines.targets.local import run as local
@@ -90,7 +89,7 @@ def _play_checked(scenario: str, act) -> None:
     launcher = local.member_launcher(jar, resolved)
     try:
         raise SystemExit(work(lambda s, run_dir: local.run(s, launcher, overrides.profile, run_dir=run_dir)))
-    except Interrupted as e:
+    except Stopped as e:
         raise SystemExit(e.exit_code)
     except KeyboardInterrupt:  # between trials: no member is running
         raise SystemExit(128 + signal.SIGINT)

@@ -45,14 +45,20 @@ def gc_flags(cluster: dict) -> list[str]:
 
 def java_feature(cluster: dict) -> int:
     """The feature version of the JDK prepare() resolved; MIN_FEATURE for a scenario it did not (tests)."""
-    java = cluster.get("java")
-    return Jdk(Path(java["home"]), java["version"]).feature if java else MIN_FEATURE
+    jdk = _resolved_jdk(cluster)
+    return jdk.feature if jdk else MIN_FEATURE
 
 
 def java_binary(scenario: dict) -> str:
     """The `java` the members start with: the resolved JDK's, or the one on PATH."""
-    java = scenario["cluster"].get("java")
-    return str(Path(java["home"]) / "bin" / "java") if java else "java"
+    jdk = _resolved_jdk(scenario["cluster"])
+    return str(jdk.java) if jdk else "java"
+
+
+def _resolved_jdk(cluster: dict) -> Jdk | None:
+    """The JDK prepare() recorded as `cluster.java`; None for a scenario it did not resolve."""
+    java = cluster.get("java")
+    return Jdk(Path(java["home"]), java["version"]) if java else None
 
 
 def member_command(jar: Path, java: str, flags: list[str], run_dir: Path) -> list[str]:

@@ -11,3 +11,11 @@ class Outcome:
     cause: str | None
     exit_code: int  # the runner's exit code for this outcome
     faults_injected: list[dict] | None = None  # when the scenario has faults: those fired (targets/local/faults.py)
+
+
+class Stopped(Exception):
+    """A signal stopped one run of a series (a chaos trial, a search's trial): the series ends with its exit code (128 + N)."""
+
+    def __init__(self, exit_code: int):
+        super().__init__(f"stopped (exit {exit_code})")
+        self.exit_code = exit_code

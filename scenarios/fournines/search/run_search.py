@@ -21,7 +21,7 @@ CONFIRM_FACTOR = 2  # a confirmation measures this many times as long as a trial
 
 def run_search(ref: str, overrides: Overrides, slo: tuple[Bound, ...], slo_text: str, low: int, high: int,
                precision: float, play: Play, results_root: Path) -> int:
-    """Returns 0 when a rate was confirmed, 1 when none was; Interrupted on Ctrl-C."""
+    """Returns 0 when a rate was confirmed, 1 when none was; Stopped on Ctrl-C."""
     start = load_scenario(ref, overrides)
     folder = new_results_folder(f"search-{start['name']}", results_root)
     say = _printer(start["name"])

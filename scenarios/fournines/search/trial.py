@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from fournines.results.outcome import Stopped
 from fournines_analysis.errors import BadInput
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.slo import Bound, Check, check_slo
@@ -16,14 +17,6 @@ SOURCE_SHORTFALL = 0.98
 
 # Plays a resolved scenario into an existing empty folder; returns the runner's exit code.
 Play = Callable[[dict, Path], int]
-
-
-class Interrupted(Exception):
-    """A trial was stopped by a signal (Ctrl-C): the search stops with the runner's exit code."""
-
-    def __init__(self, exit_code: int):
-        super().__init__(f"stopped by signal {exit_code - 128}")
-        self.exit_code = exit_code
 
 
 @dataclass(frozen=True)
@@ -50,7 +43,7 @@ def run_trial(scenario: dict, run_dir: Path, slo: tuple[Bound, ...], play: Play)
     run_dir.mkdir()
     code = play(scenario, run_dir)
     if code > 128:
-        raise Interrupted(code)
+        raise Stopped(code)
     rate = int(scenario["load"]["rate"])
     try:
         run = load_run(run_dir)
