@@ -3,27 +3,23 @@
 A parameter a query does not use is an error, not ignored: `WINDOW_MS=5000` on Q1 would otherwise
 look like a measured variant that never existed.
 """
-from fournines.spec.registry import QUERIES, SCENARIO_QUERIES
+from fournines.spec.registry import QUERIES
 from fournines.spec.schema import Problems, Record, Spec, join, shown
 
 
 class QuerySpec(Spec):
     """`query: {name: q5, window_ms: 10000, ...}`: the name decides which parameters are allowed."""
 
-    allowed = f"a mapping with a name ({', '.join(SCENARIO_QUERIES)}) and that query's parameters"
+    allowed = f"a mapping with a name ({', '.join(QUERIES)}) and that query's parameters"
 
     def check(self, value, path, problems: Problems):
         if not isinstance(value, dict):
             problems.wrong(path, value, self.allowed)
             return None
         name = value.get("name")
-        if name in QUERIES and QUERIES[name].bounded_only:
-            problems.add(join(path, "name"), f"{name} cannot run as a scenario: {QUERIES[name].bounded_only}; "
-                         "`./fournines nexmark query` runs it on a bounded file")
-            return None
-        if name not in SCENARIO_QUERIES:
+        if name not in QUERIES:
             what = "missing; required" if "name" not in value else f"is {shown(name)}; must be"
-            problems.add(join(path, "name"), f"{what} one of {', '.join(SCENARIO_QUERIES)}")
+            problems.add(join(path, "name"), f"{what} one of {', '.join(QUERIES)}")
             return None
         params = {k: v for k, v in value.items() if k != "name"}
         fields = QUERIES[name].parameters

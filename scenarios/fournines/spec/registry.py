@@ -16,7 +16,6 @@ class Query:
     input: str  # the events it reads: "nexmark" (the NEXMark generator's), "trades" (the load generator's stock trades), "ysb" (YSB's ad events) or "numbers" (random numbers)
     parameters: dict[str, Field]  # the scenario fields `query.<parameter>`, with their range and default
     sources: tuple[str, ...]  # the `load.source` values that make its events
-    bounded_only: str | None  # why no scenario can run it (it runs on a bounded file only); None if one can
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,7 @@ def _read() -> tuple[dict[str, Query], dict[str, Engine]]:
     registry = json.loads(REGISTRY.read_text(encoding="utf-8"))
     queries = {name: Query(name, q["input"],
                            {p: Field(Integer(r["min"], r["max"]), r["default"]) for p, r in q["parameters"].items()},
-                           tuple(q["sources"]), q.get("bounded_only"))
+                           tuple(q["sources"]))
                for name, q in registry["queries"].items()}
     engines = {name: Engine(name, tuple(e["queries"]), tuple(e["sources"]), tuple(e["guarantees"]), tuple(e["modes"]),
                             tuple(e["executions"]), e["clusters"])
@@ -43,5 +42,3 @@ def _read() -> tuple[dict[str, Query], dict[str, Engine]]:
 
 
 QUERIES, ENGINES = _read()
-# The queries a scenario may name: the others run on bounded files only (`./fournines nexmark query`).
-SCENARIO_QUERIES = tuple(name for name, query in QUERIES.items() if query.bounded_only is None)

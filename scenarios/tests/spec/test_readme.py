@@ -4,7 +4,7 @@ import pytest
 from fournines import REPO_ROOT
 from fournines.spec.overrides import FIELDS, RUN_OPTIONS
 from fournines.spec.query_field import QuerySpec
-from fournines.spec.registry import QUERIES, SCENARIO_QUERIES
+from fournines.spec.registry import QUERIES
 from fournines.spec.scenario import FAULT, SCHEMA
 from fournines.spec.schema import Record
 
@@ -20,7 +20,7 @@ def leaf_paths(record: Record, prefix=""):
 
 
 FIELD_PATHS = [*leaf_paths(SCHEMA), *(f"faults[i].{name}" for name in FAULT.fields), "query.name",
-               *sorted({f"query.{p}" for name in SCENARIO_QUERIES for p in QUERIES[name].parameters})]
+               *sorted({f"query.{p}" for name in QUERIES for p in QUERIES[name].parameters})]
 
 
 @pytest.mark.parametrize("path", FIELD_PATHS)

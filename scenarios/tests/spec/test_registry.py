@@ -6,7 +6,7 @@ import pytest
 
 from fournines import REPO_ROOT
 from fournines.members.java_build import JARS
-from fournines.spec.registry import ENGINES, QUERIES, SCENARIO_QUERIES
+from fournines.spec.registry import ENGINES, QUERIES
 from fournines.spec.scenario import SCHEMA, ScenarioError, load_scenario
 
 
@@ -26,7 +26,7 @@ def test_every_engine_has_a_member_jar_built_by_a_module_of_this_checkout():
 
 def test_what_an_engine_runs_is_something_a_scenario_can_ask_for():
     for engine in ENGINES.values():
-        assert set(engine.queries) <= set(SCENARIO_QUERIES), engine
+        assert set(engine.queries) <= set(QUERIES), engine
         assert set(engine.sources) <= set(SCHEMA.fields["load"].spec.fields["source"].spec.values), engine
         assert set(engine.guarantees) <= set(SCHEMA.fields["guarantee"].spec.values), engine
         assert set(engine.modes) <= set(SCHEMA.fields["mode"].spec.values), engine
@@ -38,13 +38,6 @@ def test_a_parameter_gets_its_default_and_range_from_the_registry(tmp_path):
     assert load_scenario(str(path))["query"] == {"name": "q2", "auction_skip": 123}
     assert errors(tmp_path, "name: t\nquery: {name: q2, auction_skip: 0}\nload: {rate: 5}\n") == [
         "query.auction_skip: must be an integer from 1 to 1_000_000_000; is 0"]
-
-
-@pytest.mark.parametrize("query", [name for name, q in QUERIES.items() if q.bounded_only])
-def test_a_query_that_runs_on_bounded_files_only_is_refused_with_the_reason(tmp_path, query):
-    assert errors(tmp_path, f"name: t\nquery: {{name: {query}}}\nload: {{rate: 5}}\n") == [
-        f"query.name: {query} cannot run as a scenario: its join state grows without bound, so an endless run "
-        "would measure the heap filling up; `./fournines nexmark query` runs it on a bounded file"]
 
 
 def test_the_trades_query_needs_the_kafka_load(tmp_path):

@@ -70,7 +70,7 @@ def test_a_guarantee_gets_jets_default_snapshot_interval(tmp_path):
     (MINIMAL + "duration: 10\n",
      'duration: must be a duration of at least 1s, e.g. "500ms", "10s", "2m", "1h", "1m30s"; is 10'),
     ("name: t\nquery: {name: q1}\n", "load: missing; required, a mapping of fields"),
-    (MINIMAL.replace("q5", "q99"), 'query.name: is "q99"; must be one of q0, q1, q2, q5, q7, q8, q13, trades, ysb, sums'),
+    (MINIMAL.replace("q5", "q99"), 'query.name: is "q99"; must be one of q0, q1, q2, q3, q4, q5, q6, q7, q8, q13, trades, ysb, sums'),
     (MINIMAL.replace("{name: q5}", "{name: q1, window_ms: 1000}"),
      "query.window_ms: not a parameter of q1; q1 takes: no parameters"),
     (MINIMAL.replace("{name: q5}", "{name: q5, window_ms: 1000, slide_ms: 300}"),

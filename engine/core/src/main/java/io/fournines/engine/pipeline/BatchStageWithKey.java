@@ -28,6 +28,6 @@ public final class BatchStageWithKey<T, K> {
 
     /** Maps each item with the mutable state of its key; a null result emits nothing. */
     public <S, R> BatchStage<R> mapStateful(Supplier<? extends S> createStateFn, StatefulMapFn<? super S, ? super K, ? super T, ? extends R> mapFn) {
-        return new BatchStage<>(stage.pipeline, stage.pipeline.add(new Transform.MapStateful(stage.transform, keyFn, createStateFn, mapFn)));
+        return new BatchStage<>(stage.pipeline, stage.pipeline.add(new Transform.MapStateful(stage.transform, keyFn, createStateFn, mapFn, false)));
     }
 }

@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  *     then combine on the key's owner (partitioned, distributed edge), so only partials travel;
  * <li>a hash join's build side is broadcast on an edge that is drained before the stream side.
  * </ul>
- * Sources get watermarks in steps of the greatest common divisor of all window slides.
+ * Sources get watermarks in steps of the greatest common divisor of all window slides (every
+ * millisecond when there is expiring state).
  */
 final class Planner {
 
@@ -91,11 +92,17 @@ final class Planner {
         }
     }
 
+    /**
+     * Watermarks step by the slides' greatest common divisor, so each is the end of some window;
+     * expiring state wants every millisecond. 0: nothing needs watermarks, the sources emit none.
+     */
     private long watermarkGranularity() {
         long gcd = 0;
         for (Transform t : transforms) {
             if (t instanceof Transform.WindowAggregate w) {
                 gcd = gcd(gcd, w.window.slide());
+            } else if (t instanceof Transform.MapStateful m && m.expiring) {
+                gcd = 1;
             }
         }
         return gcd;
@@ -188,7 +195,7 @@ final class Planner {
     }
 
     private void planMapStateful(Transform.MapStateful m) {
-        Vertex v = dag.newVertex(uniqueName(m.name), () -> new MapStatefulP(m.keyFn, m.createStateFn, m.mapFn));
+        Vertex v = dag.newVertex(uniqueName(m.name), () -> new MapStatefulP(m.keyFn, m.createStateFn, m.mapFn, m.expiring));
         connect(m.upstream.get(0), v, edge -> edge.partitioned(m.keyFn).distributed());
         outputVertex.put(m, v);
     }

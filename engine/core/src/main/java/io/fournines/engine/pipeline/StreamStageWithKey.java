@@ -1,5 +1,6 @@
 package io.fournines.engine.pipeline;
 
+import io.fournines.engine.processor.ExpiringState;
 import io.fournines.engine.processor.MapStatefulP.StatefulMapFn;
 import io.fournines.engine.window.WindowDefinition;
 
@@ -23,6 +24,15 @@ public final class StreamStageWithKey<T, K> {
 
     /** Maps each item with the mutable state of its key; a null result emits nothing. State lives as long as the job. */
     public <S, R> StreamStage<R> mapStateful(Supplier<? extends S> createStateFn, StatefulMapFn<? super S, ? super K, ? super T, ? extends R> mapFn) {
-        return new StreamStage<>(stage.pipeline, stage.pipeline.add(new Transform.MapStateful(stage.transform, keyFn, createStateFn, mapFn)), null);
+        return new StreamStage<>(stage.pipeline, stage.pipeline.add(new Transform.MapStateful(stage.transform, keyFn, createStateFn, mapFn, false)), null);
+    }
+
+    /**
+     * {@link #mapStateful} whose states drop, as the watermark passes, what no later item can need
+     * ({@link ExpiringState}); a key's state goes once it is empty. Needs timestamps upstream.
+     */
+    public <S extends ExpiringState, R> StreamStage<R> mapStatefulExpiring(Supplier<? extends S> createStateFn,
+                                                                          StatefulMapFn<? super S, ? super K, ? super T, ? extends R> mapFn) {
+        return new StreamStage<>(stage.pipeline, stage.pipeline.add(new Transform.MapStateful(stage.transform, keyFn, createStateFn, mapFn, true)), null);
     }
 }

@@ -104,12 +104,14 @@ abstract sealed class Transform permits Transform.Source, Transform.Stateless, T
         final Function<?, ?> keyFn;
         final Supplier<?> createStateFn;
         final StatefulMapFn<?, ?, ?, ?> mapFn;
+        final boolean expiring;
 
-        MapStateful(Transform upstream, Function<?, ?> keyFn, Supplier<?> createStateFn, StatefulMapFn<?, ?, ?, ?> mapFn) {
+        MapStateful(Transform upstream, Function<?, ?> keyFn, Supplier<?> createStateFn, StatefulMapFn<?, ?, ?, ?> mapFn, boolean expiring) {
             super("map-stateful", List.of(upstream));
             this.keyFn = keyFn;
             this.createStateFn = createStateFn;
             this.mapFn = mapFn;
+            this.expiring = expiring;
         }
     }
 

@@ -83,7 +83,7 @@ class SlidingWindowPTest {
         }
     }
 
-    private static void feed(Processor p, Object... partialsAndWatermarks) {
+    static void feed(Processor p, Object... partialsAndWatermarks) {
         for (Object item : partialsAndWatermarks) {
             if (item instanceof Watermark wm) {
                 assertThat(p.tryProcessWatermark(wm)).isTrue();

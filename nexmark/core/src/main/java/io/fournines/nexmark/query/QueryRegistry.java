@@ -29,11 +29,9 @@ public final class QueryRegistry {
     /**
      * @param input       the events it reads: {@code nexmark} or {@code trades}
      * @param windowed    its results belong to windows (latency from the window's end)
-     * @param sources     where an endless run of it may read from; empty when bounded only
-     * @param boundedOnly why it runs only on bounded inputs; null when it runs endlessly
+     * @param sources     where an endless run of it may read from
      */
-    public record Query(String name, String input, boolean windowed, Map<String, Parameter> parameters, Set<String> sources,
-                        String boundedOnly) {
+    public record Query(String name, String input, boolean windowed, Map<String, Parameter> parameters, Set<String> sources) {
     }
 
     public record Engine(String name, List<String> queries, Set<String> sources, Set<String> guarantees, Set<String> modes,
@@ -89,8 +87,7 @@ public final class QueryRegistry {
         Map<String, Parameter> parameters = new LinkedHashMap<>();
         q.get("parameters").fields().forEachRemaining(e -> parameters.put(e.getKey(),
                 new Parameter(e.getKey(), e.getValue().get("min").asLong(), e.getValue().get("max").asLong(), e.getValue().get("default").asLong())));
-        return new Query(name, q.get("input").asText(), q.get("shape").asText().equals("windowed"), parameters, strings(q.get("sources")),
-                q.has("bounded_only") ? q.get("bounded_only").asText() : null);
+        return new Query(name, q.get("input").asText(), q.get("shape").asText().equals("windowed"), parameters, strings(q.get("sources")));
     }
 
     private static Engine engine(String name, JsonNode e) {

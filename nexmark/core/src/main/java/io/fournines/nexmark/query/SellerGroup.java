@@ -4,16 +4,18 @@ import io.fournines.nexmark.model.Auction;
 import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.model.Person;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 
 /**
- * The person events and auction events of one person id (the auctions they sell): Q3's join state
- * and Q8's per-window accumulator. Every person event pairs with every auction event, because with
- * recycled ids several person events may carry the same id. Every engine's plan uses this accumulator.
+ * The person events and auction events of one person id (the auctions they sell): Q8's per-window
+ * accumulator. Every person event pairs with every auction event, because with recycled ids several
+ * person events may carry the same id. Every engine's plan uses this accumulator; serializable, as
+ * window state goes into snapshots.
  */
-public final class SellerGroup {
+public final class SellerGroup implements Serializable {
 
     private final List<Person> persons = new ArrayList<>();
     private final List<Auction> auctions = new ArrayList<>();
@@ -40,21 +42,5 @@ public final class SellerGroup {
             }
         }
         return out;
-    }
-
-    /**
-     * Adds the event and returns the pairs it completes with the events already here, or null when
-     * it completes none: a join that emits each pair as soon as its second half arrives.
-     */
-    public <R> List<R> addAndPair(Event event, BiFunction<? super Person, ? super Auction, ? extends R> pairFn) {
-        add(event);
-        List<R> out = new ArrayList<>();
-        if (event instanceof Person p) {
-            auctions.forEach(a -> out.add(pairFn.apply(p, a)));
-        } else {
-            Auction a = (Auction) event;
-            persons.forEach(p -> out.add(pairFn.apply(p, a)));
-        }
-        return out.isEmpty() ? null : out;
     }
 }

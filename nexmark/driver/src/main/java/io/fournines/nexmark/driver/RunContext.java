@@ -191,11 +191,16 @@ public final class RunContext {
 
     /** A window result is at the sink now: its window's first result records latency from its end. */
     public void windowResult(WindowedResult result) {
+        windowResult(result, result.end());
+    }
+
+    /** A result of the window ending at {@code windowEnd} is at the sink now (for results that do not carry their window). */
+    public void windowResult(Object result, long windowEnd) {
         if (windows != null) {
-            windows.resultEmitted(result.end());
+            windows.resultEmitted(windowEnd);
         }
         if (results != null) {
-            if (result.end() <= completeUpTo.get()) {
+            if (windowEnd <= completeUpTo.get()) {
                 resultsAfterCompletion.increment();
             }
             results.accept(result);

@@ -180,7 +180,8 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException("query.window_ms: must be a multiple of query.slide_ms (" + slide + "); is " + window);
         }
         return new QueryParameters(window, slide, parameter(query, spec, "auction_skip", defaults.auctionSkip()),
-                Math.toIntExact(parameter(query, spec, "side_input_rows", defaults.sideInputRows())));
+                Math.toIntExact(parameter(query, spec, "side_input_rows", defaults.sideInputRows())),
+                parameter(query, spec, "person_ttl_ms", defaults.personTtlMs()));
     }
 
     /** The query's parameter {@code name} in its registry range, its registry default if absent; {@code otherwise} if the query takes none. */

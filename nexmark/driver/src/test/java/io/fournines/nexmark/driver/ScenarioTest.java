@@ -27,7 +27,7 @@ class ScenarioTest {
         "jet       | " + Q5 + "                                  | {'rate':1000,'keys':10,'source':'kafka'} | 1 |                           | load.source: jet reads \"in-process\"; is \"kafka\"",
         "flink     | " + Q5 + "                                  | " + LOAD + "                   | 1 | 'guarantee':'exactly-once' | guarantee: flink supports \"none\"; is \"exactly-once\"",
         "jet       | " + Q5 + "                                  | " + LOAD + "                   | 3 |                           | cluster.members: a jet member runs alone (1); is 3",
-        "fournines | {'name':'q3'}                               | " + LOAD + "                   | 1 |                           | query.name: fournines runs q0, q1, q2, q5, q7, q8, q13, trades, ysb, sums; is \"q3\"",
+        "jet       | {'name':'q3'}                               | " + LOAD + "                   | 1 |                           | query.name: jet runs q1, q2, q5, q7, q8; is \"q3\"",
         "fournines | {'name':'trades'}                           | " + LOAD + "                   | 1 |                           | load.source: query trades reads \"kafka\"; is \"in-process\"",
         "fournines | {'name':'q5','window_ms':1000,'slide_ms':300} | " + LOAD + "                 | 1 |                           | query.window_ms: must be a multiple of query.slide_ms (300); is 1000",
         "fournines | " + Q5 + "                                  | {'keys':10}                    | 1 |                           | load.rate: missing",

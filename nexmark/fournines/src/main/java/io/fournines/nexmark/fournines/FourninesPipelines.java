@@ -4,6 +4,7 @@ import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.Sinks;
 import io.fournines.engine.pipeline.Sources;
+import io.fournines.engine.pipeline.StreamSourceStage;
 import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.processor.GeneratorSourceP;
 import io.fournines.engine.processor.ScheduleMonitor;
@@ -19,6 +20,7 @@ import io.fournines.nexmark.queries.NexmarkQuery;
 import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
 import io.fournines.nexmark.queries.ScheduledSums;
+import io.fournines.nexmark.queries.WindowedQuery;
 import io.fournines.nexmark.queries.YsbCampaignViews;
 import io.fournines.nexmark.query.QueryParameters;
 import io.fournines.nexmark.ysb.AdEvent;
@@ -79,11 +81,11 @@ final class FourninesPipelines {
         NexmarkQuery<?> query = Queries.create(queryName, pipeline, parameters);
         GeneratorConfig config = load.config();
         if (query instanceof PerEventQuery<?> perEvent) {
-            StreamStage<Timed<Event>> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
+            StreamSourceStage<Timed<Event>> source = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
                 NexmarkGenerator generator = new NexmarkGenerator(config);
                 return (sequence, scheduledNanos) -> new Timed<Event>(generator.event(sequence, millis(scheduledNanos)), scheduledNanos);
-            }, monitor, start)).withoutTimestamps();
-            StreamStage<? extends Timed<?>> timed = perEventResults(perEvent, events.filter(processed::test), run);
+            }, monitor, start));
+            StreamStage<? extends Timed<?>> timed = perEventResults(perEvent, timedEvents(perEvent, source).filter(processed::test), run);
             if (record != null) {
                 timed.map(Timed::item).writeTo(record);
             }
@@ -93,7 +95,7 @@ final class FourninesPipelines {
             NexmarkGenerator generator = new NexmarkGenerator(config);
             return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
         }, monitor, start)).withTimestamps(Event::dateTime, 0);
-        return windowLatency(query.attach(events.filter(processed::test)), run, threads, record);
+        return windowedResults((WindowedQuery<?>) query, events.filter(processed::test), run, threads, record);
     }
 
     /** A windowed query's results into the window latency sink, and into {@code record} if it is not null. */
@@ -103,6 +105,21 @@ final class FourninesPipelines {
             results.writeTo(record);
         }
         return results;
+    }
+
+    /** A NEXMark windowed query's results into the window latency sink (each timed by the query's window end) and {@code record}. */
+    static <R> StreamStage<R> windowedResults(WindowedQuery<R> query, StreamStage<Event> events, RunContext run, int threads, Sink<Object> record) {
+        StreamStage<R> results = query.attach(events);
+        results.writeTo(WindowLatencySinkP.sink(run, threads, query::windowEnd));
+        if (record != null) {
+            results.writeTo(record);
+        }
+        return results;
+    }
+
+    /** Events carrying their scheduled time, with event time from their dateTime for a join, whose state expires by it. */
+    static StreamStage<Timed<Event>> timedEvents(PerEventQuery<?> query, StreamSourceStage<Timed<Event>> source) {
+        return query.pairsEvents() ? source.withTimestamps(timed -> timed.item().dateTime(), 0) : source.withoutTimestamps();
     }
 
     /** A per-event query's results, each reported to {@code run} with its event's scheduled time. */

@@ -10,6 +10,7 @@ import io.fournines.engine.kafka.SnapshotOffsets;
 import io.fournines.engine.pipeline.Pipeline;
 import io.fournines.engine.pipeline.Sink;
 import io.fournines.engine.pipeline.StreamSource;
+import io.fournines.engine.pipeline.StreamSourceStage;
 import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.snapshot.SnapshotStore;
 import io.fournines.nexmark.codec.EndOfStream;
@@ -25,6 +26,7 @@ import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
 import io.fournines.nexmark.queries.ResultLines;
 import io.fournines.nexmark.queries.TradesPerSecond;
+import io.fournines.nexmark.queries.WindowedQuery;
 import io.fournines.nexmark.queries.YsbCampaignViews;
 import io.fournines.nexmark.trades.Trade;
 import io.fournines.nexmark.trades.TradeCodec;
@@ -121,18 +123,17 @@ final class KafkaLoad implements AutoCloseable {
         }
         NexmarkQuery<?> query = Queries.create(scenario.query(), pipeline, scenario.parameters());
         if (query instanceof PerEventQuery<?> perEvent) {
-            StreamStage<Timed<Event>> events = pipeline.readFrom(source(r -> {
+            StreamSourceStage<Timed<Event>> events = pipeline.readFrom(source(r -> {
                 NexmarkRecords.ScheduledEvent e = decodeNexmark(r.value());
                 return new Timed<>(e.event(), e.scheduledEpochNanos());
-            })).withoutTimestamps();
-            StreamStage<? extends Timed<?>> timed = FourninesPipelines.perEventResults(perEvent, events.filter(countProcessed), run);
+            }));
+            StreamStage<? extends Timed<?>> timed = FourninesPipelines.perEventResults(perEvent,
+                    FourninesPipelines.timedEvents(perEvent, events).filter(countProcessed), run);
             keep(timed.map(Timed::item), record);
             return;
         }
         StreamStage<Event> events = pipeline.readFrom(source(r -> decodeNexmark(r.value()).event())).withTimestamps(Event::dateTime, 0);
-        StreamStage<?> results = query.attach(events.filter(countProcessed));
-        results.writeTo(WindowLatencySinkP.sink(run, scenario.threads()));
-        keep(results, record);
+        keep(FourninesPipelines.windowedResults((WindowedQuery<?>) query, events.filter(countProcessed), run, scenario.threads(), null), record);
     }
 
     /** The results into {@code record} (a checked run's; may be null) and the results topic, if there is one. */

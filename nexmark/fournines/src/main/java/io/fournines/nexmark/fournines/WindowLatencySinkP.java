@@ -8,6 +8,8 @@ import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.driver.SinkWatermarks;
 import io.fournines.nexmark.query.WindowedResult;
 
+import java.util.function.ToLongFunction;
+
 /**
  * Window latency on the reference engine: each result goes to the run, which records its window's
  * latency; each watermark goes to the run through the execution's {@link SinkWatermarks}, the one
@@ -17,17 +19,25 @@ final class WindowLatencySinkP extends AbstractProcessor {
 
     private final RunContext run;
     private final SinkWatermarks watermarks;
+    private final ToLongFunction<Object> windowEnd;
     private int index;
 
-    private WindowLatencySinkP(RunContext run, SinkWatermarks watermarks) {
+    private WindowLatencySinkP(RunContext run, SinkWatermarks watermarks, ToLongFunction<Object> windowEnd) {
         this.run = run;
         this.watermarks = watermarks;
+        this.windowEnd = windowEnd;
     }
 
-    /** The sink of one execution, one instance per worker thread; a restart makes a new one. */
+    /** The sink of one execution for {@link WindowedResult}s, one instance per worker thread; a restart makes a new one. */
     static <R> Sink<R> sink(RunContext run, int threads) {
+        return sink(run, threads, result -> ((WindowedResult) result).end());
+    }
+
+    /** {@link #sink(RunContext, int)} for results that do not carry their window: {@code windowEnd} gives its end. */
+    @SuppressWarnings("unchecked")
+    static <R> Sink<R> sink(RunContext run, int threads, ToLongFunction<? super R> windowEnd) {
         SinkWatermarks watermarks = new SinkWatermarks(threads);
-        return Sinks.fromProcessor("window-latency", () -> new WindowLatencySinkP(run, watermarks));
+        return Sinks.fromProcessor("window-latency", () -> new WindowLatencySinkP(run, watermarks, (ToLongFunction<Object>) windowEnd));
     }
 
     @Override
@@ -41,7 +51,7 @@ final class WindowLatencySinkP extends AbstractProcessor {
 
     @Override
     protected boolean tryProcess(int ordinal, Object item) {
-        run.windowResult((WindowedResult) item);
+        run.windowResult(item, windowEnd.applyAsLong(item));
         return true;
     }
 

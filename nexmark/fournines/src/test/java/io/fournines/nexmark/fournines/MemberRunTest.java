@@ -113,7 +113,7 @@ class MemberRunTest {
         try {
             run(scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":300}"), 2);
             run(scenario("{\"name\":\"q1\"}").replace("\"rate\":20000,", ""), 2);
-            run(scenario("{\"name\":\"q4\"}"), 2);
+            run(scenario("{\"name\":\"trades\"}"), 2);
             run(scenario("{\"name\":\"q1\"}").replace("\"partitions\":2", "\"partitions\":8"), 2);
         } finally {
             System.setErr(original);
@@ -121,7 +121,7 @@ class MemberRunTest {
         assertThat(stderr.toString(StandardCharsets.UTF_8))
                 .contains("query.window_ms: must be a multiple of query.slide_ms (300); is 1000")
                 .contains("load.rate: missing")
-                .contains("query.name: fournines runs q0, q1, q2, q5, q7, q8, q13, trades, ysb, sums; is \"q4\"")
+                .contains("load.source: query trades reads \"kafka\"; is \"in-process\"")
                 .contains("load.partitions: the in-process generator runs one slice per worker thread");
     }
 

@@ -37,6 +37,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.LongSummaryStatistics;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -45,17 +46,20 @@ import java.util.concurrent.Callable;
         description = {
             "Runs NEXMark query Q on the reference engine (or, with --reference, the engine-free reference implementation) over the events in a JSON Lines file.",
             "Event time is each event's dateTime; the input may be in any order, and every window fires at its end.",
-            "Per-event queries (q0, q1, q2, q13) write results in input order, q6 in close order, the others by field (windows first)."})
+            "Per-event queries (q0, q1, q2, q13) write results in input order, q6 in close order, the others by field (windows first);",
+            "q3 by field too: which of a pair's two events completes it depends on the order they reach the join."})
 final class QueryCommand implements Callable<Integer> {
     /** How many bad lines --skip-bad prints before it only counts them. */
     private static final int BAD_LINES_SHOWN = 10;
     private static final Comparator<Object> WINDOW_ORDER = RecordOrder.INSTANCE;
     /**
      * Q6's averages form a sequence per seller in close order, auction id breaking ties in a
-     * millisecond (SellerAverage); sorting by every field would not keep it.
+     * millisecond (SellerAverage); sorting by every field would not keep it. The average last: two
+     * auctions of one recycled id closing in one millisecond differ only there.
      */
     private static final Comparator<Object> CLOSE_ORDER = Comparator.comparingLong((Object r) -> ((SellerAverage) r).dateTime())
-            .thenComparingLong(r -> ((SellerAverage) r).seller()).thenComparingLong(r -> ((SellerAverage) r).auction());
+            .thenComparingLong(r -> ((SellerAverage) r).seller()).thenComparingLong(r -> ((SellerAverage) r).auction())
+            .thenComparingLong(r -> ((SellerAverage) r).average());
 
     @Spec
     CommandSpec spec;
@@ -88,6 +92,11 @@ final class QueryCommand implements Callable<Integer> {
             description = "rows of q13's side input; a bid joins row bidder %% N (default: ${DEFAULT-VALUE})")
     int sideInputRows;
 
+    @Option(names = "--person-ttl-ms", paramLabel = "T",
+            description = {"event time q3 keeps a person waiting for their auctions, and q6 a seller's history after their last close",
+                    "(default: the input's span of event time, so nothing is forgotten and the results match --reference)"})
+    Long personTtlMs;
+
     @Option(names = "--threads", paramLabel = "T", description = "engine worker threads (default: one per core)")
     Integer threads;
 
@@ -116,6 +125,9 @@ final class QueryCommand implements Callable<Integer> {
         if (events.isEmpty()) {
             err.println(input + ": warning: no events in the input" + (badLines == 0 ? "" : ", only malformed lines"));
         }
+        if (personTtlMs == null) {
+            parameters = parameters.withPersonTtl(eventTimeSpan(events));
+        }
         List<?> results = reference ? runReference(parameters, events) : run(parameters, events);
         try (Writer writer = openOutput()) {
             write(results, writer);
@@ -134,6 +146,9 @@ final class QueryCommand implements Callable<Integer> {
         requirePositive("--slide-ms", slideMs);
         requirePositive("--auction-skip", auctionSkip);
         requirePositive("--side-input-rows", sideInputRows);
+        if (personTtlMs != null) {
+            requirePositive("--person-ttl-ms", personTtlMs);
+        }
         if (threads != null) {
             requirePositive("--threads", threads);
         }
@@ -145,6 +160,12 @@ final class QueryCommand implements Callable<Integer> {
                     "--window-ms must be a multiple of --slide-ms, got " + windowMs + " and " + slideMs);
         }
         return QueryParameters.defaults().withWindow(windowMs, slideMs).withAuctionSkip(auctionSkip).withSideInputRows(sideInputRows);
+    }
+
+    /** One more than the input's latest event time less its earliest: no event is that far from another. */
+    private static long eventTimeSpan(List<Event> events) {
+        LongSummaryStatistics times = events.stream().mapToLong(Event::dateTime).summaryStatistics();
+        return events.isEmpty() ? 1 : times.getMax() - times.getMin() + 1;
     }
 
     private void requirePositive(String option, long value) {
@@ -175,7 +196,7 @@ final class QueryCommand implements Callable<Integer> {
         });
     }
 
-    /** The query's results: per-event ones in input order, the others in window order. */
+    /** The query's results: per-event ones in input order (but Q3's pairs), the others in window order. */
     private List<?> run(QueryParameters parameters, List<Event> events) {
         ExecutionConfig config = ExecutionConfig.defaults();
         try (Engine engine = Engine.start(threads == null ? config : config.withCooperativeThreads(threads))) {
@@ -189,7 +210,7 @@ final class QueryCommand implements Callable<Integer> {
                 List<Numbered<?>> results = new ArrayList<>();
                 attachNumbered(perEvent, p.readFrom(Sources.boundedStream(numbered)).withoutTimestamps()).writeTo(Sinks.list(results));
                 engine.newJob(p).join();
-                results.sort(Comparator.comparingLong(Numbered::index));
+                results.sort(perEvent.pairsEvents() ? Comparator.comparing(Numbered::item, WINDOW_ORDER) : Comparator.comparingLong(Numbered::index));
                 return results.stream().map(Numbered::item).toList();
             }
             List<Object> results = new ArrayList<>();
@@ -203,7 +224,7 @@ final class QueryCommand implements Callable<Integer> {
     /** The reference implementation's results, in the order the engine's are written. */
     private List<?> runReference(QueryParameters parameters, List<Event> events) {
         List<Object> results = new ArrayList<>(References.run(query, events, parameters));
-        if (!(Queries.create(query, Pipeline.create(), parameters) instanceof PerEventQuery<?>)) {
+        if (!(Queries.create(query, Pipeline.create(), parameters) instanceof PerEventQuery<?> perEvent) || perEvent.pairsEvents()) {
             results.sort(results.stream().anyMatch(r -> r instanceof SellerAverage) ? CLOSE_ORDER : WINDOW_ORDER);
         }
         return results;

@@ -21,6 +21,16 @@ public interface PerEventQuery<R> extends NexmarkQuery<R> {
     <T, O> StreamStage<O> attach(StreamStage<T> items, Function<? super T, ? extends Event> eventOf,
                                  BiFunction<? super T, ? super R, ? extends O> withResult);
 
+    /**
+     * Whether the query pairs events with each other (Q3's join): a result comes from whichever of
+     * its two events reaches the join second, so results have no input order; and the pairs' halves
+     * expire by event time (the events' {@code dateTime}), so on an endless stream the input must
+     * carry timestamps (without them, state is kept for the job).
+     */
+    default boolean pairsEvents() {
+        return false;
+    }
+
     @Override
     default StreamStage<R> attach(StreamStage<Event> events) {
         return attach(events, Function.identity(), (event, result) -> result);

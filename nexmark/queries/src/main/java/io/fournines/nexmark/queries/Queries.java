@@ -27,10 +27,10 @@ public final class Queries {
     public static NexmarkQuery<?> create(String name, Pipeline pipeline, QueryParameters parameters) {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "q0", "q1", "q2" -> new SelectionQuery<>(EventSelection.of(name, parameters));
-            case "q3" -> new Q3LocalItemSuggestion();
+            case "q3" -> new Q3LocalItemSuggestion(parameters.personTtlMs());
             case "q4" -> new Q4AveragePriceByCategory(parameters.windowMs(), parameters.slideMs());
             case "q5" -> new Q5HotItems(parameters.windowMs(), parameters.slideMs());
-            case "q6" -> new Q6AverageSellingPriceBySeller(parameters.slideMs());
+            case "q6" -> new Q6AverageSellingPriceBySeller(parameters.slideMs(), parameters.personTtlMs());
             case "q7" -> new Q7HighestBid(parameters.windowMs());
             case "q8" -> new Q8MonitorNewUsers(parameters.windowMs());
             case "q13" -> new Q13BoundedSideInputJoin(pipeline, parameters.sideInputRows());

@@ -2,6 +2,7 @@ package io.fournines.nexmark.queries;
 
 import io.fournines.engine.aggregate.AggregateOperations;
 import io.fournines.engine.core.Traversers;
+import io.fournines.engine.processor.ExpiringState;
 import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
@@ -9,6 +10,7 @@ import io.fournines.nexmark.model.Auction;
 import io.fournines.nexmark.model.Bid;
 import io.fournines.nexmark.model.Event;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,8 +27,9 @@ import java.util.List;
  * timed at the frame's end - 1, so a following window with slide {@code frameMs} puts it in the
  * same windows as the expiry itself.
  *
- * <p>The join keeps every auction and bid for the life of the job: fine for bounded inputs, not for
- * an endless benchmark run.
+ * <p>The join drops a bid once the watermark has passed it (every auction it could win has come) and
+ * an auction once the watermark has reached its expiry (no later bid can win it): the same results
+ * as keeping them, with state bounded by the auctions open at once.
  */
 final class WinningBids {
 
@@ -45,7 +48,7 @@ final class WinningBids {
     static StreamStage<KeyedWindowResult<Auction, Bid>> of(StreamStage<Event> events, long frameMs) {
         return events.filter(e -> e instanceof Auction || e instanceof Bid)
                      .groupingKey(EventStages::auctionOf)
-                     .mapStateful(AuctionBook::new, (AuctionBook book, Long id, Event e) -> book.addAndPair(e))
+                     .mapStatefulExpiring(AuctionBook::new, (AuctionBook book, Long id, Event e) -> book.addAndPair(e))
                      .flatMap((List<AuctionBid> pairs) -> Traversers.traverseIterable(pairs))
                      .withTimestamps(ab -> ab.auction().expires())
                      .groupingKey(AuctionBid::auction)
@@ -54,22 +57,44 @@ final class WinningBids {
     }
 
     /** The auctions and bids of one auction id (several auctions share an id when ids are recycled). */
-    private static final class AuctionBook {
+    private static final class AuctionBook implements ExpiringState, Serializable {
         private final List<Auction> auctions = new ArrayList<>();
         private final List<Bid> bids = new ArrayList<>();
+        private long nextExpiry = Long.MAX_VALUE;
 
         /** Adds the event; returns the qualifying pairs it completes, or null for none. */
         List<AuctionBid> addAndPair(Event event) {
             List<AuctionBid> pairs = new ArrayList<>();
             if (event instanceof Auction a) {
                 auctions.add(a);
+                nextExpiry = Math.min(nextExpiry, a.expires());
                 bids.stream().filter(b -> qualifies(a, b)).forEach(b -> pairs.add(new AuctionBid(a, b)));
             } else {
                 Bid b = (Bid) event;
                 bids.add(b);
+                nextExpiry = Math.min(nextExpiry, expiry(b));
                 auctions.stream().filter(a -> qualifies(a, b)).forEach(a -> pairs.add(new AuctionBid(a, b)));
             }
             return pairs.isEmpty() ? null : pairs;
+        }
+
+        @Override
+        public long nextExpiry() {
+            return nextExpiry;
+        }
+
+        @Override
+        public boolean expire(long watermark) {
+            auctions.removeIf(a -> a.expires() <= watermark);
+            bids.removeIf(b -> expiry(b) <= watermark);
+            nextExpiry = Math.min(auctions.stream().mapToLong(Auction::expires).min().orElse(Long.MAX_VALUE),
+                    bids.stream().mapToLong(AuctionBook::expiry).min().orElse(Long.MAX_VALUE));
+            return !auctions.isEmpty() || !bids.isEmpty();
+        }
+
+        /** A later auction's dateTime is at least the watermark; past the bid's, it cannot take the bid. */
+        private static long expiry(Bid b) {
+            return b.dateTime() + 1;
         }
 
         private static boolean qualifies(Auction a, Bid b) {

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Q6 average selling price by seller: closed auctions with a winner in close order (expiry, then
- * auction id); for each, the floor of the mean of the seller's last 10 winning prices so far.
+ * auction id, then creation time); for each, the floor of the mean of the seller's last 10 winning prices so far.
  */
 public final class Q6Reference {
     private static final int LAST = 10;
@@ -20,7 +20,7 @@ public final class Q6Reference {
     public static List<SellerAverage> run(List<Event> events) {
         List<WinningBids.Won> closed = new ArrayList<>(WinningBids.of(events));
         closed.sort(Comparator.comparingLong((WinningBids.Won w) -> w.auction().expires())
-                .thenComparingLong(w -> w.auction().id()));
+                .thenComparingLong(w -> w.auction().id()).thenComparingLong(w -> w.auction().dateTime()));
         List<SellerAverage> results = new ArrayList<>();
         for (int i = 0; i < closed.size(); i++) {
             WinningBids.Won current = closed.get(i);
