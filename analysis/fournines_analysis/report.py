@@ -8,6 +8,7 @@ from fournines_analysis import formatting, plots
 from fournines_analysis.batches import batch_blocks
 from fournines_analysis.document import Block, Heading, Image, Paragraph, Table, write
 from fournines_analysis.faults import fault_blocks
+from fournines_analysis.jobs import job_blocks
 from fournines_analysis.members import member_blocks
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.runinfo import FIELDS
@@ -33,6 +34,7 @@ def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
                   f"every number below, shaded in the plots over time."),
         Heading("Latency after warm-up"),
         latency_table(summary),
+        *job_blocks(run.path, run.warmup_s),
         Heading("Throughput after warm-up"),
         Table(["throughput", "cores busy (cpu s / wall s)", "events/s per core"],
               [[formatting.rate(summary.throughput), formatting.number(summary.cores),

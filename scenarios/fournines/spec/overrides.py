@@ -32,6 +32,7 @@ FIELDS: dict[str, str] = {
     "GUARANTEE": "guarantee",
     "SNAPSHOT_INTERVAL_MS": "snapshot_interval_ms",
     "MODE": "mode",
+    "JOBS": "jobs",
     "EXECUTION": "execution",
     "BATCH_MS": "batch_ms",
     "GROUP_SIZE": "group_size",

@@ -31,6 +31,9 @@ GC_FLAGS = {
     "serial": "-XX:+UseSerialGC",
     "shenandoah": "-XX:+UseShenandoahGC",
 }
+# Copies of the query on one member (`jobs`): the Jet paper's multiplexing ran 100; ten times that
+# is still a test of the engine, more would be one of the heap.
+MAX_JOBS = 1000
 # Jet's default snapshot interval, used when a guarantee is asked for without an interval.
 DEFAULT_SNAPSHOT_INTERVAL_MS = 10_000
 # Micro-batch and group execution without batch_ms or group_size (scenarios/README.md, "Scenario files").
@@ -69,6 +72,7 @@ SCHEMA = Record({
     "guarantee": Field(Choice("none", "at-least-once", "exactly-once"), "none"),
     "snapshot_interval_ms": Field(Integer(0, 86_400_000), OPTIONAL),  # default: by guarantee
     "mode": Field(Choice("single", "active-active"), "single"),
+    "jobs": Field(Integer(1, MAX_JOBS), 1),
     "execution": Field(Choice("continuous", "micro-batch", "group"), "continuous"),
     "batch_ms": Field(Integer(1, 3_600_000), OPTIONAL),  # default: DEFAULT_BATCH_MS when batched
     "group_size": Field(IntegerOr("auto", 1, 1_000_000), OPTIONAL),  # default: 1 for micro-batch, DEFAULT_GROUP_SIZE for group
@@ -159,6 +163,9 @@ def _check_rules(s: dict, problems: Problems) -> None:
     if s["mode"] == "active-active" and cluster["members"] % 2:
         problems.add("cluster.members", "must be even (two disjoint halves) when mode is active-active; "
                      f"is {cluster['members']}")
+    if s["jobs"] > s["load"]["rate"]:
+        problems.add("jobs", f"must be at most load.rate ({s['load']['rate']}): each job runs at load.rate / jobs "
+                     f"events/s, at least 1; is {s['jobs']}")
     name, source = s["query"]["name"], s["load"]["source"]
     sources = QUERIES[name].sources
     if source not in sources:

@@ -22,6 +22,7 @@ SAMPLES = {
     "GUARANTEE": ("at-least-once", "at-least-once"),
     "SNAPSHOT_INTERVAL_MS": ("500", 500),
     "MODE": ("active-active", "active-active"),
+    "JOBS": ("100", 100),
     "EXECUTION": ("group", "group"),
     "BATCH_MS": ("250", 250),
     "GROUP_SIZE": ("4", 4),

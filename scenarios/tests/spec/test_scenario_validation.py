@@ -45,7 +45,7 @@ def test_the_issue_asks_for_these_scenarios_at_least():
 
 def test_defaults_are_filled_and_durations_added_in_seconds(tmp_path):
     s = load_scenario(write(tmp_path, MINIMAL))
-    assert s["engine"] == "fournines" and s["target"] == "local" and s["mode"] == "single"
+    assert s["engine"] == "fournines" and s["target"] == "local" and s["mode"] == "single" and s["jobs"] == 1
     assert s["query"] == {"name": "q5", "window_ms": 10_000, "slide_ms": 5_000}
     assert s["cluster"] == {"members": 1, "threads": 2, "jvm_opts": [], "gc": "g1"}
     assert s["load"] == {"rate": 1000, "source": "in-process", "keys": 10_000, "partitions": 2}
@@ -62,7 +62,7 @@ def test_a_guarantee_gets_jets_default_snapshot_interval(tmp_path):
     (MINIMAL.replace("rate: 1000", "rate: 1000, rat: 5"),
      "load.rat: unknown field; allowed here: rate, source, partitions, keys, kafka"),
     (MINIMAL + "warm_up: 5s\n", "warm_up: unknown field; allowed here: name, description, engine, query, load, "
-                                "cluster, guarantee, snapshot_interval_ms, mode, execution, batch_ms, group_size, latency_target_ms, faults, warmup, duration, target"),
+                                "cluster, guarantee, snapshot_interval_ms, mode, jobs, execution, batch_ms, group_size, latency_target_ms, faults, warmup, duration, target"),
     (MINIMAL.replace("rate: 1000", "rate: fast"), 'load.rate: must be an integer from 1 to 1_000_000_000; is "fast"'),
     (MINIMAL + "cluster: {threads: true}\n", "cluster.threads: must be an integer from 1 to 1_024; is true"),
     (MINIMAL + "guarantee: exactly_once\n",

@@ -34,8 +34,12 @@ public final class QueryRegistry {
     public record Query(String name, String input, boolean windowed, Map<String, Parameter> parameters, Set<String> sources) {
     }
 
+    /**
+     * @param clusters    its member runs as several processes ({@code cluster.members} > 1)
+     * @param severalJobs one member runs several copies of the query ({@code jobs} > 1)
+     */
     public record Engine(String name, List<String> queries, Set<String> sources, Set<String> guarantees, Set<String> modes,
-                         Set<String> executions, boolean clusters) {
+                         Set<String> executions, boolean clusters, boolean severalJobs) {
     }
 
     private static final QueryRegistry INSTANCE = load();
@@ -92,7 +96,8 @@ public final class QueryRegistry {
 
     private static Engine engine(String name, JsonNode e) {
         return new Engine(name, List.copyOf(strings(e.get("queries"))), strings(e.get("sources")), strings(e.get("guarantees")),
-                strings(e.get("modes")), strings(e.get("executions")), e.get("clusters").asBoolean());
+                strings(e.get("modes")), strings(e.get("executions")), e.get("clusters").asBoolean(),
+                e.get("several_jobs").asBoolean());
     }
 
     /** In the file's order. */

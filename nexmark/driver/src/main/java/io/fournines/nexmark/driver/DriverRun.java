@@ -2,15 +2,12 @@ package io.fournines.nexmark.driver;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fournines.nexmark.driver.latency.LatencyLog;
 import io.fournines.nexmark.driver.latency.LatencyLogs;
-import io.fournines.nexmark.driver.latency.WindowLatencyRecorder;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -56,7 +53,7 @@ public final class DriverRun implements StoppableRun {
     public int run(PrintStream err) throws Exception {
         String who = engine.name() + " member: ";
         Files.createDirectories(dir);
-        RunContext run = null;
+        MemberJobs jobs = null;
         try (EngineAdapter.Running running = engine.start(scenario, dir)) {
             long lateNanos = running.joinedLateNanos();
             long warmupMillis = Math.max(0, Math.round(scenario.warmupSeconds() * 1_000) - lateNanos / 1_000_000);
@@ -64,15 +61,12 @@ public final class DriverRun implements StoppableRun {
                  CsvFile throughput = CsvFile.create(dir, "throughput.csv", "time_s,events,events_per_s");
                  CsvFile cpu = CsvFile.create(dir, "cpu.csv", "time_s,cpu_seconds");
                  CsvFile load = CsvFile.create(dir, "load.csv", RunSampler.LOAD_HEADER)) {
-                LatencyLog latency = logs.open(dir.resolve("latency.hlog"));
-                WindowLatencyRecorder windows = scenario.windowed()
-                        ? new WindowLatencyRecorder(latency, logs.open(dir.resolve("completion.hlog")), logs.clock()) : null;
-                run = RunContext.measuring(UUID.randomUUID().toString(), logs.clock(), scenario.windowed() ? null : latency, windows, out);
+                jobs = MemberJobs.open(scenario, dir, logs, out);
                 long t0Nanos = System.nanoTime() - lateNanos;
-                CompletableFuture<?> job = running.submit(scenario, run);
+                CompletableFuture<?> job = jobs.submitTo(running);
                 job.whenComplete((ignored, e) -> wake.countDown());
-                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, load, out,
-                        run::generatedEvents, run::processedEvents, run::behindNanos);
+                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), jobs.latency(), throughput, cpu, load,
+                        out, jobs::generatedEvents, jobs::processedEvents, jobs::behindNanos);
                 long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
                 sampler.everySecondUntil(endNanos, logs, wake);
                 Throwable failure = failureOf(job);
@@ -87,7 +81,7 @@ public final class DriverRun implements StoppableRun {
                     err.println(who + "the run ended before the job took this member in");
                     return 3;
                 }
-                writeMemberJson(logs, run, sampler, windows, latency, running);
+                writeMemberJson(logs, jobs, sampler, running);
                 if (stopRequested) {
                     err.println(who + "stopped before the end of the run");
                     return 3;
@@ -101,8 +95,8 @@ public final class DriverRun implements StoppableRun {
             err.println(who + e.getMessage());
             return 1;
         } finally {
-            if (run != null) {
-                run.unregister();
+            if (jobs != null) {
+                jobs.unregister();
             }
             finished.countDown();
         }
@@ -123,24 +117,25 @@ public final class DriverRun implements StoppableRun {
         } catch (CancellationException e) {
             return null;
         } catch (ExecutionException e) {
-            return e.getCause();
+            // Several jobs end as the first of them does, which may be a cancelled one.
+            return e.getCause() instanceof CancellationException ? null : e.getCause();
         }
     }
 
-    private void writeMemberJson(LatencyLogs logs, RunContext run, RunSampler sampler, WindowLatencyRecorder windows, LatencyLog latency,
-                                 EngineAdapter.Running running) throws IOException {
+    private void writeMemberJson(LatencyLogs logs, MemberJobs jobs, RunSampler sampler, EngineAdapter.Running running) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        ObjectNode m = MemberJson.contractFields(json, logs.startMicros(), run.generatedEvents(), run.processedEvents(), run.lateEvents(),
+        ObjectNode m = MemberJson.contractFields(json, logs.startMicros(), jobs.generatedEvents(), jobs.processedEvents(), jobs.lateEvents(),
                 sampler.achievedRate());
         m.put("engine", engine.name());
         m.put("query", scenario.query());
         m.put("threads", scenario.threads());
         m.put("throughput_counts", "events reaching the query's first stage");
-        m.put("latency_values_clamped", latency.clampedValues());
-        m.putPOJO("hlog_values_written", logs.valuesWritten());
-        if (windows != null) {
-            m.put("window_results_after_completion", windows.lateResults());
+        m.put("latency_values_clamped", jobs.latency().clampedValues());
+        m.putPOJO("hlog_values_written", logs.valuesWritten(dir));
+        if (scenario.windowed()) {
+            m.put("window_results_after_completion", jobs.windowResultsAfterCompletion());
         }
+        jobs.describe(m, logs);
         running.describe(m);
         Path file = dir.resolve("member.json");
         try {

@@ -27,7 +27,10 @@ public interface EngineAdapter {
 
         /**
          * Submits the scenario's query, ending in sinks that report to {@code run}; the future ends
-         * only when the job fails (or is cancelled): a benchmark job is endless.
+         * only when the job fails (or is cancelled): a benchmark job is endless. With several jobs
+         * ({@link Scenario#jobs}, on an engine whose registry entry has {@code several_jobs}) it is
+         * called once for each, with the job's own share ({@link Scenario#job}) and run, into this
+         * one running engine.
          */
         CompletableFuture<?> submit(Scenario scenario, RunContext run) throws Exception;
 

@@ -1,7 +1,7 @@
 package io.fournines.nexmark.driver;
 
 import io.fournines.nexmark.driver.latency.EpochClock;
-import io.fournines.nexmark.driver.latency.LatencyLog;
+import io.fournines.nexmark.driver.latency.LatencyRecording;
 import io.fournines.nexmark.driver.latency.WindowLatencyRecorder;
 import io.fournines.nexmark.query.WindowedResult;
 
@@ -31,7 +31,7 @@ public final class RunContext {
 
     private final String id;
     private final EpochClock clock;
-    private final LatencyLog perEvent;
+    private final LatencyRecording perEvent;
     private final WindowLatencyRecorder windows;
     private final Consumer<Object> results;
     private final AtomicReference<long[]> origin = new AtomicReference<>();
@@ -47,7 +47,7 @@ public final class RunContext {
     private volatile LongSupplier ownGenerated;
     private volatile LongSupplier ownBehindNanos;
 
-    private RunContext(String id, EpochClock clock, LatencyLog perEvent, WindowLatencyRecorder windows, Consumer<Object> results,
+    private RunContext(String id, EpochClock clock, LatencyRecording perEvent, WindowLatencyRecorder windows, Consumer<Object> results,
                        PrintStream out) {
         this.id = id;
         this.clock = clock;
@@ -61,7 +61,7 @@ public final class RunContext {
      * A measured run: per-event latency into {@code perEvent}, or window latency into {@code windows};
      * {@code out} is the member's progress channel.
      */
-    public static RunContext measuring(String id, EpochClock clock, LatencyLog perEvent, WindowLatencyRecorder windows, PrintStream out) {
+    public static RunContext measuring(String id, EpochClock clock, LatencyRecording perEvent, WindowLatencyRecorder windows, PrintStream out) {
         return register(new RunContext(id, clock, perEvent, windows, null, out));
     }
 

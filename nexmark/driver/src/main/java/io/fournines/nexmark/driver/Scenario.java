@@ -34,13 +34,17 @@ import java.util.Set;
  *                      by a runner that checks the output: {@code chaos}); the in-process generator makes that
  *                      many, a Kafka load ends at the load generator's end-of-stream records; 0: endless
  * @param execution     how the engine schedules the job: continuous, micro-batch or group
+ * @param jobs          copies of the query the member runs in its one engine, each at its share of {@code rate} ({@link #job})
+ * @param seed          the NEXMark generator's seed: {@link GeneratorSpec#SEED}, or a job's own ({@link #job})
  */
 public record Scenario(String engine, String query, QueryParameters parameters, double rate, long keys, int threads, int members,
                        double warmupSeconds, double durationSeconds, Guarantee guarantee, long snapshotIntervalMillis, String source,
-                       String mode, KafkaEndpoint kafka, long events, Execution execution) {
+                       String mode, KafkaEndpoint kafka, long events, Execution execution, int jobs, long seed) {
 
     public static final String IN_PROCESS = "in-process";
     public static final String KAFKA = "kafka";
+    /** The most jobs one member runs, as the runner's schema allows. */
+    public static final int MAX_JOBS = 1000;
 
     /** The job's processing guarantee, as scenario files spell it. */
     public enum Guarantee {
@@ -134,8 +138,52 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException(KafkaEndpoint.FIELD + ": only for load.source kafka; it is " + source);
         }
         Execution execution = Execution.parse(root, engine, capabilities.executions());
+        long jobs = root.has("jobs") ? Json.integer(root, "jobs", 1) : 1;
+        if (jobs > MAX_JOBS) {
+            throw new ScenarioException("jobs: must be at most " + MAX_JOBS + "; is " + jobs);
+        }
         return new Scenario(engine, name, parameters, rate, keys, threads, members, warmup, duration, guarantee, snapshotInterval, source,
-                mode, kafka, events, execution);
+                mode, kafka, events, execution, (int) jobs, GeneratorSpec.SEED).checkJobs(capabilities);
+    }
+
+    /** Several jobs only on an engine that runs them, each at 1 event/s at least, and with nothing that needs per-job plumbing yet. */
+    private Scenario checkJobs(QueryRegistry.Engine capabilities) throws ScenarioException {
+        if (jobs == 1) {
+            return this;
+        }
+        if (!capabilities.severalJobs()) {
+            throw new ScenarioException("jobs: a " + engine + " member runs one job (1); is " + jobs);
+        }
+        if (jobs > totalRate()) {
+            throw new ScenarioException("jobs: must be at most load.rate (" + totalRate() + "): each job runs at load.rate / jobs events/s, "
+                    + "at least 1; is " + jobs);
+        }
+        String needsOneJob = members != 1 ? "cluster.members " + members
+                : source.equals(KAFKA) ? "load.source kafka"
+                : !mode.equals("single") ? "mode " + mode
+                : guarantee != Guarantee.NONE ? "guarantee " + guarantee.spelled()
+                : execution.batched() ? "execution " + execution.model()
+                : bounded() ? "load.events " + events
+                : null;
+        if (needsOneJob != null) {
+            throw new ScenarioException("jobs: several jobs run on one member alone, from the in-process generator, continuously, without a "
+                    + "guarantee and endlessly so far; is " + jobs + " with " + needsOneJob);
+        }
+        return this;
+    }
+
+    /**
+     * Job {@code index} (0 ≤ index < {@link #jobs}) alone: a one-job scenario at its share of the rate, {@code rate / jobs}, the first
+     * {@code rate mod jobs} jobs one event/s more so the shares add up to the rate; job index k's generator has seed
+     * {@link GeneratorSpec#SEED} + k, so the jobs' NEXMark events differ and job 0's are a lone job's.
+     */
+    public Scenario job(int index) {
+        if (index < 0 || index >= jobs) {
+            throw new IllegalArgumentException("job " + index + " of " + jobs);
+        }
+        long share = totalRate() / jobs + (index < totalRate() % jobs ? 1 : 0);
+        return new Scenario(engine, query, parameters, share, keys, threads, members, warmupSeconds, durationSeconds, guarantee,
+                snapshotIntervalMillis, source, mode, kafka, events, execution, 1, GeneratorSpec.SEED + index);
     }
 
     /** This scenario fed from {@code endpoint}: the runner names broker and topic on the command line of a member alone. */
@@ -144,7 +192,7 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException("load.source: a Kafka endpoint is only for load.source kafka; it is " + source);
         }
         return new Scenario(engine, query, parameters, rate, keys, threads, members, warmupSeconds, durationSeconds, guarantee,
-                snapshotIntervalMillis, source, mode, endpoint, events, execution);
+                snapshotIntervalMillis, source, mode, endpoint, events, execution, jobs, seed);
     }
 
     /** A scenario about to run must say where its Kafka load is, if it has one. */
@@ -159,10 +207,15 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
         return QueryRegistry.get().query(query).windowed();
     }
 
-    /** The generator this scenario runs: seed 1, the same for every engine; endless unless {@link #bounded()}. */
+    /** The generator this scenario runs: seed 1, the same for every engine (a job of several: its own); endless unless {@link #bounded()}. */
     public GeneratorSpec generator() {
-        long perSecond = Math.max(1, Math.round(rate));
-        return bounded() ? GeneratorSpec.bounded(perSecond, keys, events) : GeneratorSpec.endless(perSecond, keys);
+        long perSecond = totalRate();
+        return (bounded() ? GeneratorSpec.bounded(perSecond, keys, events) : GeneratorSpec.endless(perSecond, keys)).withSeed(seed);
+    }
+
+    /** The rate in whole events/s, at least 1. */
+    private long totalRate() {
+        return Math.max(1, Math.round(rate));
     }
 
     /** The job ends by itself after {@link #events} events: the run completes then, before its duration if it can. */

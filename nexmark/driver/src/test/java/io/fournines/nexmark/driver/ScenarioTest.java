@@ -14,6 +14,8 @@ class ScenarioTest {
 
     private static final String Q5 = "{'name':'q5','window_ms':1000,'slide_ms':100}";
     private static final String LOAD = "{'rate':1000,'keys':10}";
+    private static final String NEEDS_ONE_JOB = "jobs: several jobs run on one member alone, from the in-process generator, continuously, "
+            + "without a guarantee and endlessly so far; is 2 with ";
 
     /** A scenario for {@code engine}; {@code extra} is more top-level fields, or empty. */
     private static Scenario parse(String engine, String query, String load, int members, String extra) throws Exception {
@@ -96,6 +98,35 @@ class ScenarioTest {
                 .isEqualTo(new Execution("group", 100, 4, 0));
         assertThat(parse("fournines", Q5, "{'rate':1000,'keys':10,'source':'kafka'}", 1, "'execution':'micro-batch','batch_ms':100").execution())
                 .isEqualTo(new Execution("micro-batch", 100, 1, 0));
+    }
+
+    /** Each of several jobs runs its share of the rate (the remainder one event/s each to the first jobs) on a seed of its own. */
+    @Test
+    void severalJobsShareTheRateEachOnItsOwnSeed() throws Exception {
+        Scenario three = parse("fournines", Q5, LOAD, 1, "'jobs':3");
+        assertThat(three.jobs()).isEqualTo(3);
+        assertThat(java.util.stream.IntStream.range(0, 3).mapToObj(three::job).map(j -> j.generator().rate())).containsExactly(334L, 333L, 333L);
+        assertThat(java.util.stream.IntStream.range(0, 3).mapToObj(three::job).map(j -> j.generator().seed())).containsExactly(1L, 2L, 3L);
+        assertThat(three.job(2).jobs()).isOne();
+        Scenario one = parse("fournines", Q5, LOAD, 1, "");
+        assertThat(one.jobs()).isOne();
+        assertThat(one.generator()).isEqualTo(GeneratorSpec.endless(1000, 10));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "jet       | {'rate':1000,'keys':10}                  | 1 | 'jobs':2                              | jobs: a jet member runs one job (1); is 2",
+        "fournines | {'rate':1000,'keys':10}                  | 1 | 'jobs':0                              | jobs: must be at least 1; is 0",
+        "fournines | {'rate':1000,'keys':10}                  | 1 | 'jobs':1001                           | jobs: must be at most 1000; is 1001",
+        "fournines | {'rate':5,'keys':10}                     | 1 | 'jobs':6                              | jobs: must be at most load.rate (5): each job runs at load.rate / jobs events/s, at least 1; is 6",
+        "fournines | {'rate':1000,'keys':10}                  | 2 | 'jobs':2                              | " + NEEDS_ONE_JOB + "cluster.members 2",
+        "fournines | {'rate':1000,'keys':10,'source':'kafka'} | 1 | 'jobs':2                              | " + NEEDS_ONE_JOB + "load.source kafka",
+        "fournines | {'rate':1000,'keys':10}                  | 1 | 'jobs':2,'guarantee':'at-least-once','snapshot_interval_ms':100 | " + NEEDS_ONE_JOB + "guarantee at-least-once",
+        "fournines | {'rate':1000,'keys':10}                  | 1 | 'jobs':2,'execution':'micro-batch','batch_ms':100 | " + NEEDS_ONE_JOB + "execution micro-batch",
+        "fournines | {'rate':1000,'keys':10,'events':500}     | 1 | 'jobs':2                              | " + NEEDS_ONE_JOB + "load.events 500",
+    })
+    void severalJobsAreRefusedWhereTheyCannotRunYet(String engine, String load, int members, String extra, String message) {
+        assertThatThrownBy(() -> parse(engine, Q5, load, members, extra)).isInstanceOf(ScenarioException.class).hasMessage(message);
     }
 
     @ParameterizedTest

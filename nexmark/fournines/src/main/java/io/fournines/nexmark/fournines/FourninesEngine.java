@@ -37,6 +37,7 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -103,7 +104,7 @@ final class FourninesEngine implements EngineAdapter {
     /** How far the generator is behind its schedule; 0 before the run starts. */
     long scheduleLagNanos() {
         Running r = running;
-        return r == null ? 0 : r.monitor.lagNanos();
+        return r == null ? 0 : r.scheduleLagNanos();
     }
 
     /** From another thread: the job fails with {@code cause} (another member failed or was lost). */
@@ -135,20 +136,18 @@ final class FourninesEngine implements EngineAdapter {
         private final Scenario scenario;
         private final Path dir;
         private final Engine engine;
-        private final ScheduleMonitor monitor = new ScheduleMonitor();
         private final InMemorySnapshotStore snapshotStore = new InMemorySnapshotStore();
         private final KafkaLoad kafka;
         /** Where every result is recorded ({@link CheckedRun}); null: nowhere. */
         private final Sink<Object> record;
         /** Where this member fails on purpose ({@link CheckedRun}): one for all instances and executions. */
         private final ChaosPoint chaos;
-        /** Completes exceptionally when the job fails, here or (on a cluster) elsewhere. */
-        private final CompletableFuture<Void> ended = new CompletableFuture<>();
         /** The restarts after lost members, as member.json lists them. */
         private final List<ObjectNode> recoveries = new ArrayList<>();
-        private volatile Job job;
+        /** The jobs submitted, in order: one, or on a member alone the scenario's {@code jobs}, sharing the engine's workers. */
+        private final List<QueryJob> jobs = new CopyOnWriteArrayList<>();
+        /** The first failure of any job. */
         private volatile Throwable failure;
-        private RunContext run;
         private long t0Nanos;
         private boolean closed;
 
@@ -168,48 +167,18 @@ final class FourninesEngine implements EngineAdapter {
             return cluster != null && cluster.joined() ? Math.max(0, epochNanos() - cluster.startEpochNanos()) : 0;
         }
 
+        /** Once, or on a member alone once for each of the scenario's jobs ({@link Scenario#job}). */
         @Override
-        public CompletableFuture<?> submit(Scenario scenario, RunContext run) {
-            this.run = run;
-            this.t0Nanos = System.nanoTime() - joinedLateNanos();
-            if (kafka != null) {
-                run.measureLoadWith(kafka::consumed, kafka::lagNanos);
-            } else {
-                run.measureLoadWith(monitor::emitted, monitor::lagNanos);
+        public CompletableFuture<?> submit(Scenario job, RunContext run) {
+            if (!jobs.isEmpty() && (cluster != null || kafka != null)) {
+                throw new IllegalStateException("a cluster's member or a Kafka-fed one runs one job; a second was submitted");
             }
-            Supplier<Dag> dags = () -> pipeline().toDag();
-            CompletableFuture<Void> result;
-            if (cluster != null) {
-                cluster.job().start(engine, dags, this::restarted);
-                result = cluster.job().result();
-            } else {
-                job = engine.newJob(dags.get(), jobConfig(), null);
-                result = job.future();
+            if (jobs.isEmpty()) {
+                this.t0Nanos = System.nanoTime() - joinedLateNanos();
             }
-            result.whenComplete((ignored, e) -> {
-                Throwable cause = e == null ? null : unwrap(e);
-                if (cause == null) {
-                    ended.complete(null);
-                } else if (cause instanceof CancellationException) {
-                    ended.cancel(false);
-                } else {
-                    failed(cause);
-                }
-            });
-            if (externalFailure != null) {
-                fail(externalFailure);
-            }
-            return ended;
-        }
-
-        private Pipeline pipeline() {
-            if (kafka != null) {
-                Pipeline pipeline = Pipeline.create().localPreAggregation(FourninesPipelines.localPreAggregation());
-                kafka.attach(pipeline, run, this::countProcessed, record);
-                return pipeline;
-            }
-            return FourninesPipelines.generatorFed(scenario.query(), scenario.parameters(), scenario.generator(), scenario.threads(), run, monitor,
-                    this::start, this::countProcessed, forwarder, record);
+            QueryJob submitted = new QueryJob(job, run);
+            jobs.add(submitted);
+            return submitted.submit();
         }
 
         /** The recording sink of a checked run, in {@code dir/recorded}, transactional under exactly-once. */
@@ -217,25 +186,6 @@ final class FourninesEngine implements EngineAdapter {
             boolean transactional = scenario.guarantee() == Scenario.Guarantee.EXACTLY_ONCE;
             Path recorded = dir.resolve("recorded");
             return Sinks.fromProcessor("record-results", () -> new RecordingSinkP(recorded, transactional, ResultLines::of, chaos));
-        }
-
-        /** A filter that keeps everything: it fuses into the query's first stage and counts what reaches it. */
-        private boolean countProcessed(Object event) {
-            run.processed();
-            InjectedWork.perEvent();
-            chaos.event();
-            return true;
-        }
-
-        private GeneratorSourceP.SharedStart start() {
-            return cluster == null ? new GeneratorSourceP.SharedStart() : GeneratorSourceP.SharedStart.at(cluster.startEpochNanos());
-        }
-
-        /** Alone, snapshots go to this process's heap (on a cluster, {@link ClusterJob} replicates them). */
-        private JobConfig jobConfig() {
-            JobConfig config = scenario.guarantee() == Scenario.Guarantee.NONE ? JobConfig.defaults()
-                    : JobConfig.snapshotting(guarantee(scenario), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
-            return config.executing(executionModel(scenario.execution()));
         }
 
         /**
@@ -254,11 +204,10 @@ final class FourninesEngine implements EngineAdapter {
             }
         }
 
+        /** Every job fails with {@code cause}; before any is submitted, {@link #submit} fails it with {@link #externalFailure}. */
         void fail(Throwable cause) {
             failed(cause);
-            if (cluster != null) {
-                cluster.job().fail(cause);
-            } else if (job != null) {
+            for (QueryJob job : jobs) {
                 job.fail(cause);
             }
         }
@@ -267,19 +216,34 @@ final class FourninesEngine implements EngineAdapter {
             if (failure == null) {
                 failure = cause;
             }
-            ended.completeExceptionally(cause);
         }
 
-        Job current() {
-            return cluster != null ? cluster.job().current() : job;
+        /**
+         * The engine's job of a cluster's member (set at close to the cluster's last execution), or of a
+         * member alone (the first of several); null before it started here.
+         */
+        private Job firstJob() {
+            return jobs.isEmpty() ? null : jobs.get(0).job;
         }
 
-        /** On a cluster, summed over the restarts' executions: an earlier one's late items still count. */
+        /** On a cluster, summed over the restarts' executions: an earlier one's late items still count; several jobs summed. */
         Map<String, Long> metrics() {
             if (cluster != null) {
                 return cluster.job().metrics();
             }
-            return job == null ? Map.of() : job.metrics();
+            if (jobs.size() == 1) {
+                return jobs.get(0).metrics();
+            }
+            Map<String, Long> sums = new LinkedHashMap<>();
+            for (QueryJob job : jobs) {
+                job.metrics().forEach((name, value) -> sums.merge(name, value, Long::sum));
+            }
+            return sums;
+        }
+
+        /** How far the furthest-behind job's generator is behind its schedule. */
+        long scheduleLagNanos() {
+            return jobs.stream().mapToLong(job -> job.monitor.lagNanos()).max().orElse(0);
         }
 
         /** On the recovery thread: this member runs the job again after a restart. */
@@ -296,12 +260,12 @@ final class FourninesEngine implements EngineAdapter {
             synchronized (recoveries) {
                 recoveries.add(r);
             }
-            run.announce(r.toString());
+            jobs.get(0).run.announce(r.toString());
         }
 
         @Override
         public boolean tookPart() {
-            return job != null;
+            return firstJob() != null;
         }
 
         @Override
@@ -314,17 +278,16 @@ final class FourninesEngine implements EngineAdapter {
                 if (cluster != null) {
                     cluster.job().cancel();
                     // Null on a member that joined a running job and was not taken in yet.
-                    job = cluster.job().current();
-                } else if (job != null) {
-                    job.cancel();
-                }
-                if (job != null) {
-                    awaitEnd(job);
-                    if (job.schedulesBatches()) {
-                        writeBatchTimes(job);
+                    for (QueryJob job : jobs) {
+                        job.job = cluster.job().current();
                     }
-                    // Events behind the watermark, dropped by a window's first stage.
-                    run.lateEvents(sumOf(metrics(), ".lateItems"));
+                } else {
+                    for (QueryJob job : jobs) {
+                        job.cancel();
+                    }
+                }
+                for (QueryJob job : jobs) {
+                    job.awaitEnd();
                 }
                 if (kafka != null) {
                     kafka.close();
@@ -363,6 +326,8 @@ final class FourninesEngine implements EngineAdapter {
                 m.put("local_pre_aggregation", FourninesPipelines.localPreAggregation());
             }
             m.put("guarantee", scenario.guarantee().spelled());
+            // Snapshots and Kafka: one job (several are refused with either, Scenario#jobs).
+            Job job = firstJob();
             if (scenario.guarantee() != Scenario.Guarantee.NONE) {
                 m.put("snapshot_interval_ms", scenario.snapshotIntervalMillis());
                 m.put("snapshots_committed", cluster != null ? cluster.job().committedSnapshotCount() : job.committedSnapshotCount());
@@ -379,6 +344,118 @@ final class FourninesEngine implements EngineAdapter {
         /** This member's snapshot store: on a cluster the replicated one, which reads back what this member wrote or gathered to restore. */
         private SnapshotStore snapshots() {
             return cluster != null ? cluster.job().snapshots().store() : snapshotStore;
+        }
+
+        /** One job of the query in this member's engine: its own run (latency, counts) and its own generator's schedule. */
+        private final class QueryJob {
+            private final Scenario scenario;
+            private final RunContext run;
+            private final ScheduleMonitor monitor = new ScheduleMonitor();
+            /** Completes exceptionally when the job fails, here or (on a cluster) elsewhere. */
+            private final CompletableFuture<Void> ended = new CompletableFuture<>();
+            private volatile Job job;
+
+            QueryJob(Scenario scenario, RunContext run) {
+                this.scenario = scenario;
+                this.run = run;
+            }
+
+            CompletableFuture<Void> submit() {
+                if (kafka != null) {
+                    run.measureLoadWith(kafka::consumed, kafka::lagNanos);
+                } else {
+                    run.measureLoadWith(monitor::emitted, monitor::lagNanos);
+                }
+                Supplier<Dag> dags = () -> pipeline().toDag();
+                CompletableFuture<Void> result;
+                if (cluster != null) {
+                    cluster.job().start(engine, dags, Running.this::restarted);
+                    result = cluster.job().result();
+                } else {
+                    job = engine.newJob(dags.get(), jobConfig(), null);
+                    result = job.future();
+                }
+                result.whenComplete((ignored, e) -> {
+                    Throwable cause = e == null ? null : unwrap(e);
+                    if (cause == null) {
+                        ended.complete(null);
+                    } else if (cause instanceof CancellationException) {
+                        ended.cancel(false);
+                    } else {
+                        failed(cause);
+                        ended.completeExceptionally(cause);
+                    }
+                });
+                if (externalFailure != null) {
+                    Running.this.fail(externalFailure);
+                }
+                return ended;
+            }
+
+            private Pipeline pipeline() {
+                if (kafka != null) {
+                    Pipeline pipeline = Pipeline.create().localPreAggregation(FourninesPipelines.localPreAggregation());
+                    kafka.attach(pipeline, run, this::countProcessed, record);
+                    return pipeline;
+                }
+                return FourninesPipelines.generatorFed(scenario.query(), scenario.parameters(), scenario.generator(), scenario.threads(), run,
+                        monitor, this::start, this::countProcessed, forwarder, record);
+            }
+
+            /** A filter that keeps everything: it fuses into the query's first stage and counts what reaches it. */
+            private boolean countProcessed(Object event) {
+                run.processed();
+                InjectedWork.perEvent();
+                chaos.event();
+                return true;
+            }
+
+            private GeneratorSourceP.SharedStart start() {
+                return cluster == null ? new GeneratorSourceP.SharedStart() : GeneratorSourceP.SharedStart.at(cluster.startEpochNanos());
+            }
+
+            /** Alone, snapshots go to this process's heap (on a cluster, {@link ClusterJob} replicates them). */
+            private JobConfig jobConfig() {
+                JobConfig config = scenario.guarantee() == Scenario.Guarantee.NONE ? JobConfig.defaults()
+                        : JobConfig.snapshotting(guarantee(scenario), Duration.ofMillis(scenario.snapshotIntervalMillis()), snapshotStore);
+                return config.executing(executionModel(scenario.execution()));
+            }
+
+            void fail(Throwable cause) {
+                failed(cause);
+                ended.completeExceptionally(cause);
+                if (cluster != null) {
+                    cluster.job().fail(cause);
+                } else if (job != null) {
+                    job.fail(cause);
+                }
+            }
+
+            Map<String, Long> metrics() {
+                if (cluster != null) {
+                    return cluster.job().metrics();
+                }
+                return job == null ? Map.of() : job.metrics();
+            }
+
+            void cancel() {
+                if (job != null) {
+                    job.cancel();
+                }
+            }
+
+            /** Waits for the cancelled job; then its batch times (if it scheduled batches) and its late events, now final. */
+            void awaitEnd() throws Exception {
+                if (job == null) {
+                    return;
+                }
+                FourninesEngine.awaitEnd(job);
+                if (job.schedulesBatches()) {
+                    writeBatchTimes(job);
+                }
+                // Events behind the watermark, dropped by a window's first stage.
+                run.lateEvents(sumOf(metrics(), ".lateItems"));
+            }
         }
     }
 

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
  * a negative latency means the sink's clock is behind the source's, and must be visible rather
  * than lost.
  */
-public final class LatencyLog {
+public final class LatencyLog implements LatencyRecording {
     public static final long HIGHEST_TRACKABLE_MICROS = 3_600_000_000L;
     public static final int SIGNIFICANT_DIGITS = 3;
     public static final String WARMUP_TAG = "warmup";
@@ -72,6 +72,7 @@ public final class LatencyLog {
     }
 
     /** Records one latency. Thread-safe and wait-free. */
+    @Override
     public void recordMicros(long latencyMicros) {
         long value = latencyMicros;
         if (value < 0 || value > HIGHEST_TRACKABLE_MICROS) {

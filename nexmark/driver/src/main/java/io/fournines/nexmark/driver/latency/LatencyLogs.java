@@ -61,11 +61,16 @@ public final class LatencyLogs implements AutoCloseable {
         }
     }
 
-    /** Values written to each log so far, by file name (member.json's {@code hlog_values_written}). */
-    public Map<String, Long> valuesWritten() {
+    /**
+     * Values written so far to each log in {@code folder} (the run's, or one job's of several), by file
+     * name: member.json's {@code hlog_values_written}.
+     */
+    public Map<String, Long> valuesWritten(Path folder) {
         Map<String, Long> written = new LinkedHashMap<>();
         for (LatencyLog log : logs) {
-            written.put(log.path().getFileName().toString(), log.valuesWritten());
+            if (folder.equals(log.path().getParent())) {
+                written.put(log.path().getFileName().toString(), log.valuesWritten());
+            }
         }
         return written;
     }

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
  * emitted at least one result are recorded. State is one small entry per open window.
  */
 public final class WindowLatencyRecorder {
-    private final LatencyLog first;
-    private final LatencyLog last;
+    private final LatencyRecording first;
+    private final LatencyRecording last;
     private final EpochClock clock;
     /** Window end (epoch millis) to the wall time (epoch micros) of its latest result so far. */
     private final ConcurrentSkipListMap<Long, AtomicLong> open = new ConcurrentSkipListMap<>();
@@ -24,7 +24,7 @@ public final class WindowLatencyRecorder {
     private volatile long completeUpTo = Long.MIN_VALUE;
     private final LongAdder lateResults = new LongAdder();
 
-    public WindowLatencyRecorder(LatencyLog first, LatencyLog last, EpochClock clock) {
+    public WindowLatencyRecorder(LatencyRecording first, LatencyRecording last, EpochClock clock) {
         this.first = first;
         this.last = last;
         this.clock = clock;
