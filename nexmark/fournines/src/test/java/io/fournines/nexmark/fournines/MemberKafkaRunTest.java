@@ -6,9 +6,6 @@ import io.fournines.kafkalocal.LocalKafka;
 import io.fournines.loadgen.EventStream;
 import io.fournines.loadgen.nexmark.NexmarkStream;
 import io.fournines.loadgen.trades.TradeStream;
-import org.HdrHistogram.EncodableHistogram;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogReader;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -57,8 +54,8 @@ class MemberKafkaRunTest {
     @Test
     void q5FromKafkaMeasuresWindowsAndSetsAsideMalformedRecords() throws Exception {
         JsonNode member = runFed("q5-topic", "{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", new NexmarkStream(RATE, 1000), NO_GUARANTEE);
-        assertThat(countValues(dir.resolve("latency.hlog"))).isPositive();
-        assertThat(countValues(dir.resolve("completion.hlog"))).isPositive();
+        assertThat(InProcessMember.valuesIn(dir.resolve("latency.hlog"))).isPositive();
+        assertThat(InProcessMember.valuesIn(dir.resolve("completion.hlog"))).isPositive();
         assertThat(member.get("source").asText()).isEqualTo("kafka");
         assertThat(member.get("malformed_records").asLong()).isEqualTo(2);
         assertThat(Files.readAllLines(dir.resolve(KafkaLoad.DEAD_LETTERS))).hasSize(2);
@@ -81,7 +78,7 @@ class MemberKafkaRunTest {
         // 500 tickers, not the blog's 50 000: every 20 ms slide emits a result per ticker, which a
         // loaded 2-core machine cannot do within this 3 s run; what is tested is that trades are measured.
         JsonNode member = runFed("trades-topic", "{\"name\":\"trades\",\"window_ms\":2000,\"slide_ms\":20}", new TradeStream(500), NO_GUARANTEE);
-        assertThat(countValues(dir.resolve("latency.hlog"))).isPositive();
+        assertThat(InProcessMember.valuesIn(dir.resolve("latency.hlog"))).isPositive();
         assertThat(member.get("query").asText()).isEqualTo("trades");
     }
 
@@ -148,15 +145,5 @@ class MemberKafkaRunTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static long countValues(Path hlog) throws Exception {
-        HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
-        long values = 0;
-        for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
-            values += ((Histogram) h).getTotalCount();
-        }
-        reader.close();
-        return values;
     }
 }

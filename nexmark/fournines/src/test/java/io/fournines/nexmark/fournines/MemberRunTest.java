@@ -2,8 +2,6 @@ package io.fournines.nexmark.fournines;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.HdrHistogram.EncodableHistogram;
-import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,22 +31,6 @@ class MemberRunTest {
                 + "\"warmup_s\":1,\"duration_s\":2,\"extra_field\":true}";
     }
 
-    private List<String> run(String scenarioJson, int expectedExit) throws IOException {
-        Path file = dir.resolve("scenario.json");
-        Files.writeString(file, scenarioJson);
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        int exit;
-        System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-        try {
-            exit = FourninesMember.commandLine().execute("run", "--scenario", file.toString(), "--out", dir.toString());
-        } finally {
-            System.setOut(original);
-        }
-        assertThat(exit).isEqualTo(expectedExit);
-        return stdout.toString(StandardCharsets.UTF_8).lines().toList();
-    }
-
     /** A result file on a full disk fails the run naming it, and the member never says done. */
     @ParameterizedTest
     @ValueSource(strings = {"latency.hlog", "throughput.csv", "load.csv", "member.json"})
@@ -61,7 +43,7 @@ class MemberRunTest {
         System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
         List<String> lines;
         try {
-            lines = run(scenario("{\"name\":\"q1\"}"), 1);
+            lines = InProcessMember.run(dir, scenario("{\"name\":\"q1\"}"), 1);
         } finally {
             System.setErr(original);
         }
@@ -71,14 +53,14 @@ class MemberRunTest {
 
     @Test
     void q1WritesEveryFileAndProgress() throws IOException {
-        List<String> lines = run(scenario("{\"name\":\"q1\"}"), 0);
+        List<String> lines = InProcessMember.run(dir, scenario("{\"name\":\"q1\"}"), 0);
         assertProgress(lines);
         assertFiles(false);
     }
 
     @Test
     void q5WritesEveryFileIncludingCompletion() throws IOException {
-        List<String> lines = run(scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}"), 0);
+        List<String> lines = InProcessMember.run(dir, scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}"), 0);
         assertProgress(lines);
         assertFiles(true);
     }
@@ -87,7 +69,7 @@ class MemberRunTest {
     @Test
     void q5InMicroBatchesWritesItsBatches() throws IOException {
         String q5 = scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}");
-        List<String> lines = run(q5.replace("\"extra_field\":true", "\"execution\":\"micro-batch\",\"batch_ms\":100"), 0);
+        List<String> lines = InProcessMember.run(dir, q5.replace("\"extra_field\":true", "\"execution\":\"micro-batch\",\"batch_ms\":100"), 0);
         assertProgress(lines);
         assertFiles(true);
         List<String> rows = Files.readAllLines(dir.resolve(FourninesEngine.BATCHES_FILE));
@@ -111,10 +93,10 @@ class MemberRunTest {
         PrintStream original = System.err;
         System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
         try {
-            run(scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":300}"), 2);
-            run(scenario("{\"name\":\"q1\"}").replace("\"rate\":20000,", ""), 2);
-            run(scenario("{\"name\":\"trades\"}"), 2);
-            run(scenario("{\"name\":\"q1\"}").replace("\"partitions\":2", "\"partitions\":8"), 2);
+            InProcessMember.run(dir, scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":300}"), 2);
+            InProcessMember.run(dir, scenario("{\"name\":\"q1\"}").replace("\"rate\":20000,", ""), 2);
+            InProcessMember.run(dir, scenario("{\"name\":\"trades\"}"), 2);
+            InProcessMember.run(dir, scenario("{\"name\":\"q1\"}").replace("\"partitions\":2", "\"partitions\":8"), 2);
         } finally {
             System.setErr(original);
         }
@@ -145,10 +127,10 @@ class MemberRunTest {
     }
 
     private void assertFiles(boolean windowed) throws IOException {
-        long latencies = countValues(dir.resolve("latency.hlog"));
+        long latencies = InProcessMember.valuesIn(dir.resolve("latency.hlog"));
         assertThat(latencies).isPositive();
         if (windowed) {
-            assertThat(countValues(dir.resolve("completion.hlog"))).isPositive();
+            assertThat(InProcessMember.valuesIn(dir.resolve("completion.hlog"))).isPositive();
         } else {
             assertThat(dir.resolve("completion.hlog")).doesNotExist();
         }
@@ -175,15 +157,5 @@ class MemberRunTest {
         assertThat(member.get("gc").asText()).isNotEmpty();
         assertThat(member.get("jvm_flags").isArray()).isTrue();
         assertThat(member.get("hlog_values_written").get("latency.hlog").asLong()).isEqualTo(latencies);
-    }
-
-    private static long countValues(Path hlog) throws IOException {
-        HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
-        long values = 0;
-        for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
-            values += ((org.HdrHistogram.Histogram) h).getTotalCount();
-        }
-        reader.close();
-        return values;
     }
 }

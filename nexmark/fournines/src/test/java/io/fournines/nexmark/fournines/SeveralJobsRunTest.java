@@ -2,17 +2,10 @@ package io.fournines.nexmark.fournines;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.HdrHistogram.EncodableHistogram;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -35,10 +28,10 @@ class SeveralJobsRunTest {
 
     @Test
     void threeQ5JobsEachProcessTheirShareAndTheRunsLogsAreTheirsMerged() throws IOException {
-        List<String> stdout = run("{\"name\":\"t\",\"query\":{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100},"
+        List<String> stdout = InProcessMember.run(dir, "{\"name\":\"t\",\"query\":{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100},"
                 + "\"load\":{\"rate\":" + RATE + ",\"source\":\"in-process\",\"keys\":1000,\"partitions\":2},"
                 + "\"cluster\":{\"members\":1,\"threads\":2,\"jvm_opts\":[],\"gc\":\"g1\"},\"guarantee\":\"none\",\"mode\":\"single\","
-                + "\"jobs\":" + JOBS + ",\"faults\":[],\"warmup_s\":1,\"duration_s\":2}");
+                + "\"jobs\":" + JOBS + ",\"faults\":[],\"warmup_s\":1,\"duration_s\":2}", 0);
         assertThat(stdout).last().isEqualTo("{\"type\":\"done\"}");
         assertThat(JSON.readTree(stdout.get(0)).get("target_rate").asLong()).as("the progress line's rate is the run's").isEqualTo(RATE);
 
@@ -58,7 +51,7 @@ class SeveralJobsRunTest {
             processed += job.get("events_processed").asLong();
             Path folder = dir.resolve("job-" + (k + 1));
             for (String log : List.of("latency.hlog", "completion.hlog")) {
-                assertThat(valuesIn(folder.resolve(log))).as("job %d's %s", k + 1, log).isPositive()
+                assertThat(InProcessMember.valuesIn(folder.resolve(log))).as("job %d's %s", k + 1, log).isPositive()
                         .isEqualTo(job.get("hlog_values_written").get(log).asLong());
             }
         }
@@ -66,37 +59,11 @@ class SeveralJobsRunTest {
         for (String log : List.of("latency.hlog", "completion.hlog")) {
             long sumOfJobs = 0;
             for (int k = 1; k <= JOBS; k++) {
-                sumOfJobs += valuesIn(dir.resolve("job-" + k).resolve(log));
+                sumOfJobs += InProcessMember.valuesIn(dir.resolve("job-" + k).resolve(log));
             }
-            assertThat(valuesIn(dir.resolve(log))).as("the run's %s holds every job's values, merged", log).isEqualTo(sumOfJobs);
+            assertThat(InProcessMember.valuesIn(dir.resolve(log))).as("the run's %s holds every job's values, merged", log).isEqualTo(sumOfJobs);
         }
         assertThat(member.get("hlog_values_written").properties()).as("only the run's own logs, as with one job")
                 .extracting(java.util.Map.Entry::getKey).containsExactly("latency.hlog", "completion.hlog");
-    }
-
-    private List<String> run(String scenarioJson) throws IOException {
-        Path file = dir.resolve("scenario.json");
-        Files.writeString(file, scenarioJson);
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        int exit;
-        System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-        try {
-            exit = FourninesMember.commandLine().execute("run", "--scenario", file.toString(), "--out", dir.toString());
-        } finally {
-            System.setOut(original);
-        }
-        assertThat(exit).isZero();
-        return stdout.toString(StandardCharsets.UTF_8).lines().toList();
-    }
-
-    private static long valuesIn(Path hlog) throws IOException {
-        HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
-        long values = 0;
-        for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
-            values += ((Histogram) h).getTotalCount();
-        }
-        reader.close();
-        return values;
     }
 }
