@@ -4,7 +4,8 @@ import textwrap
 
 import pytest
 
-from fournines.figures.experiment import ExperimentError, available, load_experiment
+from fournines import REPO_ROOT
+from fournines.figures.experiment import PUBLISHED, RUN, SCHEMA, ExperimentError, available, load_experiment
 from fournines.spec.overrides import parse_overrides
 
 ISSUE_EXPERIMENTS = {"jet-fig7", "jet-fig8-9", "jet-fig13", "jet-7.7", "green-threads", "jet-kafka-gc", "client-payload"}
@@ -108,3 +109,22 @@ def test_a_bad_user_override_is_reported_once_for_a_whole_sweep():
         load_experiment("jet-fig7", parse_overrides(["DURATION=0s"]))
     (line,) = e.value.lines
     assert "runs[0] (q5-keys-1000-rate-250000 and 11 more)" in line and 'is "0s" (set by override DURATION=0s)' in line
+
+
+FIGURES_MD = (REPO_ROOT / "scenarios" / "docs" / "figures.md").read_text()
+
+
+@pytest.mark.parametrize("path", [*(f for f in SCHEMA.fields if f not in ("runs", "published")),
+                                  *(f"runs[].{f}" for f in RUN.fields)])
+def test_docs_have_a_row_for_every_field(path):
+    assert f"\n| `{path}` |" in FIGURES_MD or f"\n| `{path}`," in FIGURES_MD
+
+
+@pytest.mark.parametrize("field", PUBLISHED.fields)
+def test_docs_have_a_row_for_every_published_field(field):
+    assert f"`published[].{field}`" in FIGURES_MD or f"`.{field}`" in FIGURES_MD
+
+
+@pytest.mark.parametrize("name", available())
+def test_docs_say_what_each_experiment_reproduces(name):
+    assert f"\n| `{name}` |" in FIGURES_MD
