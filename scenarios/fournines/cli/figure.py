@@ -12,6 +12,7 @@ import click
 
 from fournines.figures.experiment import ExperimentError, available, load_experiment
 from fournines.figures.run_figure import run_figure
+from fournines.members.java_build import JARS
 from fournines.results.folder import RESULTS_ROOT
 from fournines.results.outcome import EXIT_BAD_REQUEST, Stopped
 from fournines.spec.overrides import OverrideError, parse_overrides
@@ -43,13 +44,16 @@ def figure(name, assignments, listing, results_root):
         raise SystemExit(EXIT_BAD_REQUEST)
     try:
         overrides = parse_overrides(assignments)
+        elsewhere = [o for o in overrides.fields if o.key == "TARGET" and o.text != "local"]
+        if elsewhere:
+            raise OverrideError(f"override {elsewhere[0]}: figures run on this machine for now (TARGET=local)")
         experiment = load_experiment(name, overrides)
     except (OverrideError, ExperimentError) as e:
         click.echo(str(e), err=True)
         raise SystemExit(EXIT_BAD_REQUEST)
 
-    def play(scenario, run_dir):
-        launcher = local.member_launcher(build(scenario), scenario)
+    def play(scenario, run_dir):  # run_figure has built the scenario's jars (build) before it plays
+        launcher = local.member_launcher(JARS[scenario["engine"]].path, scenario)
         return local.run(scenario, launcher, overrides.profile, run_dir=run_dir)
     try:
         raise SystemExit(run_figure(experiment, play, results_root, build))

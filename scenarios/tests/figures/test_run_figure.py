@@ -81,6 +81,7 @@ def test_a_refused_request_starts_nothing_and_exits_2(tmp_path):
     path = experiment_file(tmp_path, "distribution")
     for args, message in [([path, "RATE=5"], "RATE varies between the experiment's runs"),
                           ([path, "DURATION=x"], 'duration: must be a duration'),
+                          ([path, "TARGET=aws"], "figures run on this machine for now"),
                           (["no-such-experiment"], "no experiment of that name; available: client-payload"),
                           ([], "figure needs an experiment's name")]:
         result = CliRunner().invoke(cli, ["figure", *args, "--results-root", str(tmp_path / "results")])
