@@ -98,11 +98,13 @@ sweep-%:
 	./fournines sweep $* $(search_settings) $(bench_overrides)
 
 # A published figure reproduced from scenarios/experiments/$(NAME).yaml (scenarios/docs/figures.md);
-# the overrides apply to every run. Without NAME: the list of experiments.
+# the overrides apply to every run. Without NAME on the command line (not from the environment):
+# the list of experiments.
+figure_name = $(if $(filter command line,$(origin NAME)),$(NAME))
 .PHONY: figure
 figure:
-	@test -n '$(NAME)' || { ./fournines figure --list; echo "usage: make figure NAME=<experiment> [DURATION=.. WARMUP=.. JDK=.. ...]" >&2; exit 2; }
-	./fournines figure '$(NAME)' $(bench_overrides)
+	@test -n '$(figure_name)' || { ./fournines figure --list; echo "usage: make figure NAME=<experiment> [DURATION=.. WARMUP=.. JDK=.. ...]" >&2; exit 2; }
+	./fournines figure '$(figure_name)' $(bench_overrides)
 
 # The gate's defaults are the ones `make gate-selftest` validates (analysis/docs/gate.md).
 SCENARIO ?= q5-gate
