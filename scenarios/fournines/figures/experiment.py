@@ -16,12 +16,9 @@ from fournines.spec.overrides import FIELDS, Override, Overrides
 from fournines.spec.scenario import (NAME_PATTERN, SCENARIOS_DIR, ScenarioError, load_scenario, read_yaml,
                                      scenario_path, shown_path)
 from fournines.spec.schema import OPTIONAL, Choice, Field, ListOf, Number, Problems, Record, Spec, Text, shown
+from fournines_analysis.figure import PLOTS  # the ways of drawing a figure
 
 EXPERIMENTS_DIR = SCENARIOS_DIR / "experiments"
-# How the figure is drawn (fournines_analysis/figure.py): latency against events/s per core, a curve
-# per value of the swept key; one percentile per run, side by side; the latency distributions of the
-# runs overlaid; CPU against the rate.
-PLOTS = ("latency-against-load", "percentiles", "distribution", "cpu-against-rate")
 PERCENTILES = {"p50": 50.0, "p99": 99.0, "p99.9": 99.9, "p99.99": 99.99}
 # A published value's metric: a latency percentile, or the CPU the run used (percent of one core).
 METRICS = (*PERCENTILES, "cpu")
