@@ -77,7 +77,9 @@ def figure_blocks(plot: str, percentile: float, runs: list[FigureRun], published
         blocks.append(_image(_cpu(measured, published), folder, "cpu-against-rate.png", "CPU against the rate"))
     else:
         raise ValueError(f"plot {plot!r}: one of {', '.join(PLOTS)}")
-    blocks += [Heading("Ours beside the published values"), _beside(runs, published, percentile)]
+    beside = _beside(runs, published, percentile)
+    blocks += [Heading("Ours beside the published values"),
+               beside if beside.rows else Paragraph("No run was made, so there is nothing to compare.")]
     if points:
         blocks += [Heading("Every run"), load_table(points)]
     unread = [r for r in runs if r not in measured]

@@ -25,7 +25,7 @@ def write_report(folder: Path, experiment: Experiment, made: list[tuple[PlannedR
         *([Paragraph(experiment.description)] if experiment.description else []),
         Paragraph(f"{len(made)} of {len(experiment.runs)} runs made, {sustained} of them sustained their rate; "
                   f"{len(skipped)} skipped (listed below)."
-                  + ("" if experiment.published else " The source states no value in text to overlay.")),
+                  + ("" if experiment.published else " No published value is overlaid.")),
         *([Paragraph(f"Published values: {experiment.published_note}")] if experiment.published_note else []),
         *figure_blocks(experiment.plot, PERCENTILES[experiment.metric], runs, published, folder),
         Heading("Skipped"),
