@@ -18,6 +18,7 @@ help:
 	@echo "make bench-<scenario> [RATE=.. DURATION=.. ...]   play scenarios/<scenario>.yaml (see scenarios/README.md)"
 	@echo "make search-<scenario> SLO='p99.99<=10ms' [LOW=.. HIGH=.. PRECISION=0.05 RATE=..]   the highest rate sustained under the SLO"
 	@echo "make sweep-<scenario> RATES=a,b,c [KEYS=x,y] [SLO=..]   latency against events/s per core, a run per point"
+	@echo "make figure NAME=<experiment> [DURATION=.. ...]   a published figure reproduced (make figure: the list)"
 	@echo "make gate BASE=<git ref> [SCENARIO=q5-gate] [REPEAT=5] [THRESHOLD=0.05] [RATE=.. ...]   base vs working tree, interleaved"
 	@echo "make gate-selftest [TRIALS=12] [REPEAT=5] [SLOWDOWN=0.10]   the gate's false-alarm and detection rates on this machine"
 	@echo "make bench-<scenario> TARGET=aws OPERATOR_CIDR=<ip>/32 [CLUSTER=N]   the same on EC2 (README, 'Running on AWS')"
@@ -95,6 +96,15 @@ search-%:
 
 sweep-%:
 	./fournines sweep $* $(search_settings) $(bench_overrides)
+
+# A published figure reproduced from scenarios/experiments/$(NAME).yaml (scenarios/docs/figures.md);
+# the overrides apply to every run. Without NAME on the command line (not from the environment):
+# the list of experiments.
+figure_name = $(if $(filter command line,$(origin NAME)),$(NAME))
+.PHONY: figure
+figure:
+	@test -n '$(figure_name)' || { ./fournines figure --list; echo "usage: make figure NAME=<experiment> [DURATION=.. WARMUP=.. JDK=.. ...]" >&2; exit 2; }
+	./fournines figure '$(figure_name)' $(bench_overrides)
 
 # The gate's defaults are the ones `make gate-selftest` validates (analysis/docs/gate.md).
 SCENARIO ?= q5-gate

@@ -28,10 +28,12 @@ def nines_label(nines: float) -> str:
     return f"{100 - 100 / 10 ** nines:.{max(int(nines) - 2, 0)}f}%"
 
 
-def nines_figure(curves: list[tuple[str, np.ndarray, Layout]], title: str) -> Figure:
+def nines_figure(curves: list[tuple[str, np.ndarray, Layout]], title: str,
+                 marks: list[tuple[str, float, float]] = ()) -> Figure:
     """One line per (label, pooled counts, layout). Each line stops at x = log10(count): past it the
     percentile is just the max, and drawing on would claim a resolution the run does not have. A
-    series without a value is named in the legend, not drawn."""
+    series without a value is named in the legend, not drawn. `marks`: (label, percentile, µs)
+    values stated elsewhere (a paper's), drawn as black crosses."""
     fig = Figure(figsize=(9, 5.5), layout="constrained")
     ax = fig.add_subplot()
     right = 1
@@ -45,11 +47,16 @@ def nines_figure(curves: list[tuple[str, np.ndarray, Layout]], title: str) -> Fi
         y = value_at_percentiles(counts, layout, 100 * (1 - 10.0 ** -x))
         ax.plot(x, y, drawstyle="steps-post", label=f"{label} (n={total:,.0f})")
         right = max(right, int(np.ceil(end)))
+    for label, percentile, value in marks:
+        at = -np.log10(1 - percentile / 100)
+        ax.plot(at, value, "x", color="black", markersize=9)
+        ax.annotate(label, (at, value), textcoords="offset points", xytext=(4, 4), fontsize=8)
+        right = max(right, int(np.ceil(at)))
     ticks = range(right + 1)
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: nines_label(x)))
     ax.set_xlim(0, right)
-    _log_scale_if_drawn(ax)
+    log_scale_if_drawn(ax)
     ax.set_xlabel("percentile")
     ax.set_ylabel("latency (µs)")
     ax.set_title(title)
@@ -65,7 +72,7 @@ def latency_over_time_figure(log: LatencyLog, warmup_s: float, title: str) -> Fi
     ax.plot(middle, log.per_interval(100), marker=".", label="max per interval")
     ax.plot(middle, log.per_interval(99), marker=".", label="p99 per interval")
     _shade_warmup(ax, min(0.0, log.start_s.min()), warmup_s)
-    _log_scale_if_drawn(ax)
+    log_scale_if_drawn(ax)
     ax.set_xlabel("time since start (s)")
     ax.set_ylabel("latency (µs)")
     ax.set_title(title)
@@ -95,7 +102,7 @@ def throughput_figure(throughput, cpu, warmup_s: float, title: str) -> Figure:
     return fig
 
 
-def _log_scale_if_drawn(ax) -> None:
+def log_scale_if_drawn(ax) -> None:
     """A log latency axis, unless nothing was drawn on it (a run that recorded nothing), which
     matplotlib cannot scale."""
     if any(np.isfinite(line.get_ydata()).any() for line in ax.get_lines()):

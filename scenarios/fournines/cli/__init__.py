@@ -4,6 +4,7 @@ import click
 from fournines.cli.analysis import COMMANDS as ANALYSIS_COMMANDS
 from fournines.cli.aws import COMMANDS as AWS_COMMANDS
 from fournines.cli.chaos import chaos
+from fournines.cli.figure import figure
 from fournines.cli.gate_ref import gate_ref
 from fournines.cli.gate_selftest import gate_selftest
 from fournines.cli.java_programs import COMMANDS as JAVA_COMMANDS
@@ -16,5 +17,5 @@ def cli():
     """fournines: honest p99.99 for stream processors."""
 
 
-for command in (run, search, sweep, chaos, gate_ref, gate_selftest, *ANALYSIS_COMMANDS, *AWS_COMMANDS, *JAVA_COMMANDS):
+for command in (run, search, sweep, figure, chaos, gate_ref, gate_selftest, *ANALYSIS_COMMANDS, *AWS_COMMANDS, *JAVA_COMMANDS):
     cli.add_command(command)

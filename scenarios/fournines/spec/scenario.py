@@ -114,7 +114,7 @@ def available() -> list[str]:
 def load_scenario(ref: str, overrides: Overrides = Overrides()) -> dict:
     """The resolved scenario: file + overrides, checked, defaults filled, warmup_s/duration_s added."""
     path = scenario_path(ref)
-    raw = _read_yaml(path)
+    raw = read_yaml(path)
     origins = {}
     for override in overrides.fields:
         _set(raw, override.path, _spec_at(override.path).from_text(override.text))
@@ -124,7 +124,7 @@ def load_scenario(ref: str, overrides: Overrides = Overrides()) -> dict:
     if not problems.found:
         _check_rules(scenario, problems)
     if problems.found:
-        raise ScenarioError([f"{_shown_path(path)}: {p.path}: {p.message}{_origin(p.path, origins)}"
+        raise ScenarioError([f"{shown_path(path)}: {p.path}: {p.message}{_origin(p.path, origins)}"
                              for p in problems.found])
     return _resolve(scenario)
 
@@ -137,7 +137,7 @@ def _origin(problem_path: str, origins: dict[str, str]) -> str:
     return ""
 
 
-def _shown_path(path: Path) -> Path:
+def shown_path(path: Path) -> Path:
     """The file as the user would type it: relative to the working directory when inside it."""
     try:
         return path.resolve().relative_to(Path.cwd())
@@ -253,27 +253,27 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
-def _read_yaml(path: Path) -> dict:
+def read_yaml(path: Path) -> dict:
     try:
-        raw = yaml.load(_read_text(path), Loader=_StrictLoader)
+        raw = yaml.load(read_text(path), Loader=_StrictLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
-        raise ScenarioError([f"{_shown_path(path)}{where}: not valid YAML: {getattr(e, 'problem', None) or e}"]) from None
+        raise ScenarioError([f"{shown_path(path)}{where}: not valid YAML: {getattr(e, 'problem', None) or e}"]) from None
     if not isinstance(raw, dict):
-        raise ScenarioError([f"{_shown_path(path)}: must hold a mapping of fields (name, query, load, ...)"])
+        raise ScenarioError([f"{shown_path(path)}: must hold a mapping of fields (name, query, load, ...)"])
     return raw
 
 
-def _read_text(path: Path) -> str:
+def read_text(path: Path) -> str:
     """The file as UTF-8 text, or a ScenarioError naming it: the byte that is not UTF-8, or why it
     cannot be read."""
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise ScenarioError([f"{_shown_path(path)}: unreadable: {e.strerror}"]) from None
+        raise ScenarioError([f"{shown_path(path)}: unreadable: {e.strerror}"]) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[:e.start].count(b"\n") + 1
-        raise ScenarioError([f"{_shown_path(path)}: not UTF-8 at byte {e.start} (line {line})"]) from None
+        raise ScenarioError([f"{shown_path(path)}: not UTF-8 at byte {e.start} (line {line})"]) from None

@@ -74,6 +74,20 @@ class Integer(Spec):
             return text
 
 
+class Number(Spec):
+    """A number (an integer or a decimal) at least `minimum`."""
+
+    def __init__(self, minimum: float = 0.0):
+        self.minimum = minimum
+        self.allowed = f"a number ≥ {minimum:g}"
+
+    def check(self, value, path, problems):
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < self.minimum:
+            problems.wrong(path, value, self.allowed)
+            return None
+        return value
+
+
 class IntegerOr(Integer):
     """An integer in range, or one word that stands for something else (`group_size: auto`)."""
 

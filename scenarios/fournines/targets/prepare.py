@@ -22,6 +22,12 @@ def prepare(ref: str, overrides: Overrides) -> tuple[dict, Path]:
     """The scenario as it will run (resolve) and its engine's member jar, built if stale; RunRefused
     if it cannot run."""
     scenario = resolve(ref, overrides)
+    return scenario, build(scenario)
+
+
+def build(scenario: dict) -> Path:
+    """The resolved scenario's member jar (and, fed from Kafka, the load generator's and the
+    broker's), built if stale; RunRefused if it cannot be built."""
     jar = JARS[scenario["engine"]]
     if not (REPO_ROOT / jar.module / "pom.xml").is_file():
         raise RunRefused(f"{jar.module}: the member process is not in this checkout yet "
@@ -32,7 +38,7 @@ def prepare(ref: str, overrides: Overrides) -> tuple[dict, Path]:
             build_kafka_jars()
     except subprocess.CalledProcessError as e:
         raise RunRefused(f"building {jar.module} failed (exit {e.returncode}); see Maven's output above") from None
-    return scenario, path
+    return path
 
 
 def resolve(ref: str, overrides: Overrides) -> dict:
