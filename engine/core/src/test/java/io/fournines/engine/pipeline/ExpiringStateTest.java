@@ -1,14 +1,12 @@
 package io.fournines.engine.pipeline;
 
-import io.fournines.engine.processor.ExpiringState;
+import io.fournines.engine.processor.MapStatefulPExpiryTest.Times;
 import io.fournines.engine.processor.ScheduleMonitor;
 import org.junit.jupiter.api.Test;
 
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,22 +16,6 @@ class ExpiringStateTest extends TestEngines {
     private static final int ITEMS = 20_000;
     private static final int KEYS = 4;
 
-    /** The event times a key holds that the watermark has not passed. */
-    static final class Recent implements ExpiringState, Serializable {
-        final TreeSet<Long> times = new TreeSet<>();
-
-        @Override
-        public long nextExpiry() {
-            return times.isEmpty() ? Long.MAX_VALUE : times.first() + 1;
-        }
-
-        @Override
-        public boolean expire(long watermark) {
-            times.headSet(watermark).clear();
-            return !times.isEmpty();
-        }
-    }
-
     @Test
     void stateHoldsOnlyWhatTheWatermarkHasNotPassed() {
         List<Integer> held = Collections.synchronizedList(new ArrayList<>());
@@ -42,9 +24,9 @@ class ExpiringStateTest extends TestEngines {
         p.readFrom(Sources.generator(20_000, ITEMS, (sequence, scheduled) -> sequence, new ScheduleMonitor()))
          .withTimestamps((Long item) -> item, 0)
          .groupingKey(item -> item % KEYS)
-         .mapStatefulExpiring(Recent::new, (Recent recent, Long key, Long item) -> {
-             recent.times.add(item);
-             return recent.times.size();
+         .mapStatefulExpiring(Times::new, (Times times, Long key, Long item) -> {
+             times.held.add(item);
+             return times.held.size();
          })
          .writeTo(Sinks.list(held));
 

@@ -14,15 +14,15 @@ import static io.fournines.engine.processor.SlidingWindowPTest.feed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Expiring state driven by hand: what the watermark drops, and what survives a snapshot. */
-class MapStatefulPExpiryTest {
+public class MapStatefulPExpiryTest {
 
     /** An item of key {@code key} at event time {@code time}. */
     record Timed(String key, long time) {
     }
 
-    /** The times a key has seen that the watermark has not passed. */
-    static final class Times implements ExpiringState, Serializable {
-        final TreeSet<Long> held = new TreeSet<>();
+    /** The times a key has seen that the watermark has not passed (the job-level test's state too). */
+    public static final class Times implements ExpiringState, Serializable {
+        public final TreeSet<Long> held = new TreeSet<>();
 
         @Override
         public long nextExpiry() {
