@@ -98,19 +98,18 @@ final class FourninesPipelines {
         return windowedResults((WindowedQuery<?>) query, events.filter(processed::test), run, threads, record);
     }
 
-    /** A windowed query's results into the window latency sink, and into {@code record} if it is not null. */
+    /** Window results ({@link io.fournines.nexmark.query.WindowedResult}s) into the window latency sink, and into {@code record} if it is not null. */
     static StreamStage<?> windowLatency(StreamStage<?> results, RunContext run, int threads, Sink<Object> record) {
-        results.writeTo(WindowLatencySinkP.sink(run, threads));
-        if (record != null) {
-            results.writeTo(record);
-        }
-        return results;
+        return windowLatency(results, WindowLatencySinkP.sink(run, threads), record);
     }
 
     /** A NEXMark windowed query's results into the window latency sink (each timed by the query's window end) and {@code record}. */
     static <R> StreamStage<R> windowedResults(WindowedQuery<R> query, StreamStage<Event> events, RunContext run, int threads, Sink<Object> record) {
-        StreamStage<R> results = query.attach(events);
-        results.writeTo(WindowLatencySinkP.sink(run, threads, query::windowEnd));
+        return windowLatency(query.attach(events), WindowLatencySinkP.sink(run, threads, query::windowEnd), record);
+    }
+
+    private static <T> StreamStage<T> windowLatency(StreamStage<T> results, Sink<? super T> latencySink, Sink<Object> record) {
+        results.writeTo(latencySink);
         if (record != null) {
             results.writeTo(record);
         }

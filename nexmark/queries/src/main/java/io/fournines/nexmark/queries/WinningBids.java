@@ -2,7 +2,6 @@ package io.fournines.nexmark.queries;
 
 import io.fournines.engine.aggregate.AggregateOperations;
 import io.fournines.engine.core.Traversers;
-import io.fournines.engine.processor.ExpiringState;
 import io.fournines.engine.pipeline.StreamStage;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
@@ -10,8 +9,6 @@ import io.fournines.nexmark.model.Auction;
 import io.fournines.nexmark.model.Bid;
 import io.fournines.nexmark.model.Event;
 
-import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
@@ -57,47 +54,26 @@ final class WinningBids {
     }
 
     /** The auctions and bids of one auction id (several auctions share an id when ids are recycled). */
-    private static final class AuctionBook implements ExpiringState, Serializable {
-        private final List<Auction> auctions = new ArrayList<>();
-        private final List<Bid> bids = new ArrayList<>();
-        private long nextExpiry = Long.MAX_VALUE;
+    private static final class AuctionBook extends ExpiringJoin<Auction, Bid> {
 
         /** Adds the event; returns the qualifying pairs it completes, or null for none. */
         List<AuctionBid> addAndPair(Event event) {
-            List<AuctionBid> pairs = new ArrayList<>();
-            if (event instanceof Auction a) {
-                auctions.add(a);
-                nextExpiry = Math.min(nextExpiry, a.expires());
-                bids.stream().filter(b -> qualifies(a, b)).forEach(b -> pairs.add(new AuctionBid(a, b)));
-            } else {
-                Bid b = (Bid) event;
-                bids.add(b);
-                nextExpiry = Math.min(nextExpiry, expiry(b));
-                auctions.stream().filter(a -> qualifies(a, b)).forEach(a -> pairs.add(new AuctionBid(a, b)));
-            }
-            return pairs.isEmpty() ? null : pairs;
+            return event instanceof Auction a ? addLeft(a, AuctionBid::new) : addRight((Bid) event, AuctionBid::new);
         }
 
         @Override
-        public long nextExpiry() {
-            return nextExpiry;
-        }
-
-        @Override
-        public boolean expire(long watermark) {
-            auctions.removeIf(a -> a.expires() <= watermark);
-            bids.removeIf(b -> expiry(b) <= watermark);
-            nextExpiry = Math.min(auctions.stream().mapToLong(Auction::expires).min().orElse(Long.MAX_VALUE),
-                    bids.stream().mapToLong(AuctionBook::expiry).min().orElse(Long.MAX_VALUE));
-            return !auctions.isEmpty() || !bids.isEmpty();
+        long expiryOfLeft(Auction a) {
+            return a.expires();
         }
 
         /** A later auction's dateTime is at least the watermark; past the bid's, it cannot take the bid. */
-        private static long expiry(Bid b) {
+        @Override
+        long expiryOfRight(Bid b) {
             return b.dateTime() + 1;
         }
 
-        private static boolean qualifies(Auction a, Bid b) {
+        @Override
+        boolean matches(Auction a, Bid b) {
             return b.dateTime() >= a.dateTime() && b.dateTime() < a.expires() && b.price() >= a.reserve();
         }
     }
