@@ -1,6 +1,6 @@
 """Latency against load over a set of runs of one scenario at different rates (a rate search's
 trials, a sweep's points): a table of each run's rate, throughput per core, percentiles and verdict,
-and a figure of p50, p99, p99.9 and p99.99 (a colour each) against the target rate (a search) or
+the CPU the host lost to other guests, and a figure of p50, p99, p99.9 and p99.99 (a colour each) against the target rate (a search) or
 the events/s per core measured (a sweep), a line style per curve (a sweep over key counts draws one
 per count), runs that did not sustain their rate drawn hollow, the SLO's bounds dashed in black.
 A figure of a paper (figure.py) draws the percentile it plots and the published values beside ours."""
@@ -14,6 +14,7 @@ from fournines_analysis.document import Block, Image, Table
 from fournines_analysis.plots import save
 from fournines_analysis.results import Run
 from fournines_analysis.slo import Bound
+from fournines_analysis.steal import steal_after_warmup
 from fournines_analysis.summary import summarize
 
 DRAWN = (50.0, 99.0, 99.9, 99.99)
@@ -65,10 +66,16 @@ def load_table(points: list[Point]) -> Table:
                      formatting.number0(point.run.info.fields.get("target_rate")), formatting.number0(summary.throughput),
                      "–" if summary.cores is None else f"{summary.cores:.2f}",
                      formatting.number0(summary.per_core),
-                     *(formatting.micros(latency[p]) for p in DRAWN), point.verdict])
+                     *(formatting.micros(latency[p]) for p in DRAWN), _stolen_ms(point.run), point.verdict])
     header = [*(["curve"] if curves else []), "run", "target events/s", "events/s",
-              "cores busy", "events/s per core", *(formatting.percentile_label(p) for p in DRAWN), "verdict"]
+              "cores busy", "events/s per core", *(formatting.percentile_label(p) for p in DRAWN),
+              "CPU stolen (ms)", "verdict"]
     return Table(header, rows)
+
+
+def _stolen_ms(run: Run) -> str:
+    stolen = steal_after_warmup(run.host, run.warmup_s)
+    return "–" if stolen is None else f"{stolen.total_s * 1e3:,.0f}"
 
 
 def _figure(drawn: list[tuple[Point, float, dict]], slo: tuple[Bound, ...], x_label: str,

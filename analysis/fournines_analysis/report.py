@@ -13,6 +13,7 @@ from fournines_analysis.members import member_blocks
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.runinfo import FIELDS
 from fournines_analysis.standing import opening_blocks, standing_of, titled
+from fournines_analysis.steal import steal_after_warmup
 from fournines_analysis.summary import RunSummary, measured_counts, summarize
 
 
@@ -39,6 +40,7 @@ def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
         Table(["throughput", "cores busy (cpu s / wall s)", "events/s per core"],
               [[formatting.rate(summary.throughput), formatting.number(summary.cores),
                 formatting.number(summary.per_core, 0)]]),
+        *host_blocks(run),
         Heading("Percentile distribution"),
         Image(plots.save(plots.nines_figure(
             [(name, measured_counts(log, run.warmup_s).sum(axis=0), log.layout) for name, log in run.latency.items()],
@@ -61,6 +63,15 @@ def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
     blocks += member_blocks(run.path, run.warmup_s)
     blocks += [Heading("Run context"), context_table(run)]
     return blocks
+
+
+def host_blocks(run: Run) -> list[Block]:
+    """What the hypervisor took from the host over the measurement, where the host could say."""
+    stolen = steal_after_warmup(run.host, run.warmup_s)
+    if stolen is None:
+        return []
+    blame = " Stalls in those seconds may be the host's, not the engine's." if stolen.stolen_seconds else ""
+    return [Paragraph(f"Host: {stolen}.{blame}")]
 
 
 def latency_table(summary: RunSummary) -> Table:

@@ -1,5 +1,5 @@
 """A results folder `results/<UTC time>-<scenario>/`, loaded: run.json, every *.hlog, and the
-optional throughput.csv, cpu.csv and load.csv (see analysis/docs/results-folder.md for the format)."""
+optional throughput.csv, cpu.csv, load.csv and host.csv (see analysis/docs/results-folder.md for the format)."""
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -8,6 +8,7 @@ import pandas as pd
 from fournines_analysis.errors import BadInput
 from fournines_analysis.hlog import LatencyLog, read_hlog
 from fournines_analysis.runinfo import RunInfo, read_run_info
+from fournines_analysis.steal import HOST_COLUMNS, HOST_FILE
 from fournines_analysis.timeseries import CPU_COLUMNS, LOAD_COLUMNS, LOAD_FILE, THROUGHPUT_COLUMNS, read_series
 
 
@@ -19,6 +20,7 @@ class Run:
     throughput: pd.DataFrame | None
     cpu: pd.DataFrame | None
     load: pd.DataFrame | None  # the load source's events made and schedule lag; None in folders older than load.csv
+    host: pd.DataFrame | None = None  # CPU stolen from the host (steal.py); None where the host could not say
 
     @property
     def label(self) -> str:
@@ -43,7 +45,8 @@ def load_run(path: Path | str) -> Run:
     throughput = _optional(path / "throughput.csv", THROUGHPUT_COLUMNS, "events")
     cpu = _optional(path / "cpu.csv", CPU_COLUMNS, "cpu_seconds")
     load = _optional(path / LOAD_FILE, LOAD_COLUMNS, "generated")
-    return Run(path, info, latency, throughput, cpu, load)
+    host = _optional(path / HOST_FILE, HOST_COLUMNS, "steal_seconds")
+    return Run(path, info, latency, throughput, cpu, load, host)
 
 
 def _optional(path: Path, columns, cumulative) -> pd.DataFrame | None:

@@ -2,7 +2,7 @@
 warm-up, its first series: per-event latency, or a window's first result), written as
 `p99.99<=10ms` or several joined by commas, `p50<=1ms,p99.99<=10ms`. Units: us, ms, s."""
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -55,11 +55,13 @@ def parse_slo(text: str) -> tuple[Bound, ...]:
     return tuple(bounds)
 
 
-def check_slo(bounds: tuple[Bound, ...], run: Run) -> list[Check]:
-    """Each bound against the run's measured latency (its first series, intervals after the warm-up)."""
+def check_slo(bounds: tuple[Bound, ...], run: Run, leave_out: np.ndarray | None = None) -> list[Check]:
+    """Each bound against the run's measured latency (its first series, intervals after the warm-up),
+    without the intervals `leave_out` marks (a mask over the series' intervals), if given."""
     if not bounds:
         return []
     log = next(iter(run.latency.values()))
-    pooled = measured_counts(log, run.warmup_s).sum(axis=0)
+    counts = log.counts if leave_out is None else np.where(leave_out[:, None], 0, log.counts)
+    pooled = measured_counts(replace(log, counts=counts), run.warmup_s).sum(axis=0)
     values = histograms.value_at_percentiles(pooled, log.layout, [b.percentile for b in bounds])
     return [Check(b, float(v)) for b, v in zip(bounds, np.atleast_1d(values))]

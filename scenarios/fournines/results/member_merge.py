@@ -1,7 +1,7 @@
 """Merges the members' result files (member-<i>/) into the run's own, so run.json and the report see
 the cluster as one: latency logs are the union of every member's intervals (each rebased onto the
 first member's start time), throughput, CPU and events generated are summed per second (the
-schedule lag is the worst member's), member.json sums the
+schedule lag and the host's stolen CPU are the worst member's), member.json sums the
 counts, the Kafka records set aside go into one dead-letters.jsonl, and the batches of a
 micro-batch or group run (batches.csv, written by whichever member scheduled an execution) are
 numbered on across the executions a restart began. A member a fault restarted
@@ -19,6 +19,7 @@ from pathlib import Path
 from fournines.results.folder import consumer_dir
 from fournines_analysis.batches import BATCHES_FILE
 from fournines_analysis.errors import write_text
+from fournines_analysis.steal import HOST_FILE
 from fournines_analysis.timeseries import LOAD_FILE
 
 # member.json fields that add up over members
@@ -56,6 +57,7 @@ def merge_members(run_dir: Path, members: list[Path]) -> None:
     _sum_csv(run_dir / "throughput.csv", [p / "throughput.csv" for p in processes], ("events",), ("events_per_s",))
     _sum_csv(run_dir / "cpu.csv", [p / "cpu.csv" for p in processes], ("cpu_seconds",), ())
     _sum_csv(run_dir / LOAD_FILE, [p / LOAD_FILE for p in processes], ("generated",), (), worst=("behind_ms",))
+    _sum_csv(run_dir / HOST_FILE, [p / HOST_FILE for p in processes], (), (), worst=("steal_seconds",))
     _concat_batches(run_dir / BATCHES_FILE, [p / BATCHES_FILE for p in processes if (p / BATCHES_FILE).is_file()])
     letters = [p / DEAD_LETTERS for p in processes if (p / DEAD_LETTERS).is_file()]
     if letters:

@@ -26,6 +26,6 @@ def write_report(folder: Path, title: str, findings: list[str], trials: list[tup
     record = {**summary, "trials": [{"folder": t.run_dir.name, "curve": curve, "rate": t.rate,
                                      "sustained": t.sustained, "problems": list(t.problems),
                                      "slo": {c.bound.text: c.measured_us for c in t.checks},
-                                     "source_made": t.source_made} for curve, t in trials]}
+                                     "source_made": t.source_made, "stolen_cpu": t.stolen_cpu} for curve, t in trials]}
     write_text(folder / "trials.json", json.dumps(record, indent=2) + "\n")
     return write(blocks, folder)

@@ -41,6 +41,15 @@ def test_the_events_made_add_up_and_the_latest_member_gives_the_lag(tmp_path):
         "time_s,generated,behind_ms", "1.0,22,3.000", "2.0,41,40.000"]
 
 
+def test_the_stolen_cpu_is_the_worst_members_not_a_sum(tmp_path):
+    # Members on one host read the same /proc/stat: adding them up would count its steal twice.
+    for name, rows in (("member-1", "1.0,0.00\n2.0,0.05\n"), ("member-2", "1.0,0.01\n2.0,0.03\n")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "host.csv").write_text("time_s,steal_seconds\n" + rows)
+    merge_members(tmp_path, [tmp_path / "member-1", tmp_path / "member-2"])
+    assert (tmp_path / "host.csv").read_text().splitlines() == ["time_s,steal_seconds", "1.0,0.010", "2.0,0.050"]
+
+
 def test_the_latencies_written_add_up_per_log(tmp_path):
     for name, written in (("member-1", {"latency.hlog": 10, "completion.hlog": 4}), ("member-2", {"latency.hlog": 5})):
         (tmp_path / name).mkdir()

@@ -60,12 +60,13 @@ public final class DriverRun implements StoppableRun {
             try (LatencyLogs logs = LatencyLogs.start(warmupMillis);
                  CsvFile throughput = CsvFile.create(dir, "throughput.csv", "time_s,events,events_per_s");
                  CsvFile cpu = CsvFile.create(dir, "cpu.csv", "time_s,cpu_seconds");
-                 CsvFile load = CsvFile.create(dir, "load.csv", RunSampler.LOAD_HEADER)) {
+                 CsvFile load = CsvFile.create(dir, "load.csv", RunSampler.LOAD_HEADER);
+                 HostStealLog host = HostStealLog.openIfAvailable(dir)) {
                 jobs = MemberJobs.open(scenario, dir, logs, out);
                 long t0Nanos = System.nanoTime() - lateNanos;
                 CompletableFuture<?> job = jobs.submitTo(running);
                 job.whenComplete((ignored, e) -> wake.countDown());
-                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), jobs.latency(), throughput, cpu, load,
+                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), jobs.latency(), throughput, cpu, load, host,
                         out, jobs::generatedEvents, jobs::processedEvents, jobs::behindNanos);
                 long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
                 sampler.everySecondUntil(endNanos, logs, wake);

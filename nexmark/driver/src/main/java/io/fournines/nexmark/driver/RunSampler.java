@@ -14,8 +14,8 @@ import java.util.function.LongSupplier;
 
 /**
  * A member's once-a-second samples (scenarios/docs/member-contract.md), all from the same
- * instant: a row in {@code throughput.csv}, {@code cpu.csv} and {@code load.csv} and a progress line
- * on stdout. Shared
+ * instant: a row in {@code throughput.csv}, {@code cpu.csv}, {@code load.csv} and (where the host
+ * can say) {@code host.csv}, and a progress line on stdout. Shared
  * by the reference member and the peer-engine members, so every engine is sampled alike.
  */
 public final class RunSampler {
@@ -32,6 +32,7 @@ public final class RunSampler {
     private final CsvFile throughput;
     private final CsvFile cpu;
     private final CsvFile load;
+    private final HostStealLog host;
     private final PrintStream out;
     private final LongSupplier generated;
     private final LongSupplier processed;
@@ -49,9 +50,10 @@ public final class RunSampler {
      * @param generated   events the generator has sent so far
      * @param processed   events that reached the query's first stage so far
      * @param behindNanos how far the generator is behind its schedule now, ≥ 0
+     * @param host        the host's stolen CPU time, or null where it cannot be read
      */
     public RunSampler(long t0Nanos, double warmupSeconds, double targetRate, LatencyLog latency, CsvFile throughput, CsvFile cpu,
-                      CsvFile load, PrintStream out, LongSupplier generated, LongSupplier processed, LongSupplier behindNanos) {
+                      CsvFile load, HostStealLog host, PrintStream out, LongSupplier generated, LongSupplier processed, LongSupplier behindNanos) {
         this.t0Nanos = t0Nanos;
         this.warmupSeconds = warmupSeconds;
         this.targetRate = targetRate;
@@ -59,6 +61,7 @@ public final class RunSampler {
         this.throughput = throughput;
         this.cpu = cpu;
         this.load = load;
+        this.host = host;
         this.out = out;
         this.generated = generated;
         this.processed = processed;
@@ -106,6 +109,9 @@ public final class RunSampler {
         cpu.row("%.3f,%.3f", elapsed, OS.getProcessCpuTime() / 1e9);
         double behindMillis = behindNanos.getAsLong() / 1e6;
         load.row("%.3f,%d,%.3f", elapsed, generatedNow, behindMillis);
+        if (host != null) {
+            host.sample(elapsed);
+        }
         Histogram last = latency.lastInterval();
         boolean any = last != null && last.getTotalCount() > 0;
         out.printf(Locale.ROOT, "{\"type\":\"progress\",\"elapsed_s\":%.3f,\"phase\":\"%s\",\"target_rate\":%s,\"achieved_rate\":%.1f,"

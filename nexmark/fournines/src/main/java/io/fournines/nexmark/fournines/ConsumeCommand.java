@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fournines.engine.cluster.ClusterConfig;
 import io.fournines.nexmark.driver.CsvFile;
 import io.fournines.nexmark.driver.RunFiles;
+import io.fournines.nexmark.driver.HostStealLog;
 import io.fournines.nexmark.driver.RunSampler;
 import io.fournines.nexmark.driver.Scenario;
 import io.fournines.nexmark.driver.ScenarioException;
@@ -114,14 +115,15 @@ final class ConsumeCommand implements Callable<Integer> {
         try (LatencyLogs logs = LatencyLogs.start(Math.round(scenario.warmupSeconds() * 1_000));
              CsvFile throughput = CsvFile.create(files.out, "throughput.csv", "time_s,events,events_per_s");
              CsvFile cpu = CsvFile.create(files.out, "cpu.csv", "time_s,cpu_seconds");
-             CsvFile load = CsvFile.create(files.out, "load.csv", RunSampler.LOAD_HEADER)) {
+             CsvFile load = CsvFile.create(files.out, "load.csv", RunSampler.LOAD_HEADER);
+             HostStealLog host = HostStealLog.openIfAvailable(files.out)) {
             long t0Nanos = System.nanoTime();
             LatencyLog latency = logs.open(files.out.resolve("latency.hlog"));
             WindowLatencyRecorder windows = scenario.windowed()
                     ? new WindowLatencyRecorder(latency, logs.open(files.out.resolve("completion.hlog")), logs.clock()) : null;
             consumer.measure(logs.clock(), windows, windows == null ? latency : null);
             // Progress: "events" are results here, received from all copies and kept.
-            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, load, System.out,
+            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, load, host, System.out,
                     consumer::receivedCount, consumer::keptCount, () -> 0);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
             boolean stopped = sampler.everySecondUntil(endNanos, logs, wake);

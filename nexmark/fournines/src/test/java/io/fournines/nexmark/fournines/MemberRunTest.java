@@ -146,6 +146,11 @@ class MemberRunTest {
         List<String> cpu = Files.readAllLines(dir.resolve("cpu.csv"));
         assertThat(cpu.get(0)).isEqualTo("time_s,cpu_seconds");
         assertThat(Double.parseDouble(cpu.get(cpu.size() - 1).split(",")[1])).isPositive();
+        // Linux: the host's stolen CPU beside the samples above.
+        List<String> host = Files.readAllLines(dir.resolve("host.csv"));
+        assertThat(host.get(0)).isEqualTo("time_s,steal_seconds");
+        assertThat(host).hasSameSizeAs(throughput);
+        assertThat(Double.parseDouble(host.get(host.size() - 1).split(",")[1])).isNotNegative();
         JsonNode member = JSON.readTree(dir.resolve("member.json").toFile());
         for (String field : List.of("events_generated", "events_processed", "late_events", "dropped_events")) {
             assertThat(member.get(field).isIntegralNumber()).as(field).isTrue();
