@@ -33,6 +33,7 @@ FIELDS: dict[str, str] = {
     "SNAPSHOT_INTERVAL_MS": "snapshot_interval_ms",
     "MODE": "mode",
     "JOBS": "jobs",
+    "IDLE": "idle",
     "EXECUTION": "execution",
     "BATCH_MS": "batch_ms",
     "GROUP_SIZE": "group_size",

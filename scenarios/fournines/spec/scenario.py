@@ -31,6 +31,9 @@ GC_FLAGS = {
     "serial": "-XX:+UseSerialGC",
     "shenandoah": "-XX:+UseShenandoahGC",
 }
+# What the reference engine's cooperative workers do with nothing to do (engine/docs/execution.md,
+# "Idling"); the first, its own deadline-aware parking, is the default.
+IDLE_STRATEGIES = ("park-backoff", "busy-spin", "jet-backoff")
 # Copies of the query on one member (`jobs`): the Jet paper's multiplexing ran 100; ten times that
 # is still a test of the engine, more would be one of the heap.
 MAX_JOBS = 1000
@@ -73,6 +76,7 @@ SCHEMA = Record({
     "snapshot_interval_ms": Field(Integer(0, 86_400_000), OPTIONAL),  # default: by guarantee
     "mode": Field(Choice("single", "active-active"), "single"),
     "jobs": Field(Integer(1, MAX_JOBS), 1),
+    "idle": Field(Choice(*IDLE_STRATEGIES), IDLE_STRATEGIES[0]),
     "execution": Field(Choice("continuous", "micro-batch", "group"), "continuous"),
     "batch_ms": Field(Integer(1, 3_600_000), OPTIONAL),  # default: DEFAULT_BATCH_MS when batched
     "group_size": Field(IntegerOr("auto", 1, 1_000_000), OPTIONAL),  # default: 1 for micro-batch, DEFAULT_GROUP_SIZE for group

@@ -23,6 +23,7 @@ SAMPLES = {
     "SNAPSHOT_INTERVAL_MS": ("500", 500),
     "MODE": ("active-active", "active-active"),
     "JOBS": ("100", 100),
+    "IDLE": ("busy-spin", "busy-spin"),
     "EXECUTION": ("group", "group"),
     "BATCH_MS": ("250", 250),
     "GROUP_SIZE": ("4", 4),

@@ -62,7 +62,7 @@ def test_a_guarantee_gets_jets_default_snapshot_interval(tmp_path):
     (MINIMAL.replace("rate: 1000", "rate: 1000, rat: 5"),
      "load.rat: unknown field; allowed here: rate, source, partitions, keys, kafka"),
     (MINIMAL + "warm_up: 5s\n", "warm_up: unknown field; allowed here: name, description, engine, query, load, "
-                                "cluster, guarantee, snapshot_interval_ms, mode, jobs, execution, batch_ms, group_size, latency_target_ms, faults, warmup, duration, target"),
+                                "cluster, guarantee, snapshot_interval_ms, mode, jobs, idle, execution, batch_ms, group_size, latency_target_ms, faults, warmup, duration, target"),
     (MINIMAL.replace("rate: 1000", "rate: fast"), 'load.rate: must be an integer from 1 to 1_000_000_000; is "fast"'),
     (MINIMAL + "cluster: {threads: true}\n", "cluster.threads: must be an integer from 1 to 1_024; is true"),
     (MINIMAL + "guarantee: exactly_once\n",
