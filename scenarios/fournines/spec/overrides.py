@@ -16,6 +16,7 @@ FIELDS: dict[str, str] = {
     "JDK": "cluster.jdk",
     "RATE": "load.rate",
     "KEYS": "load.keys",
+    "PADDING": "load.padding",
     "PRODUCERS": "load.kafka.producers",
     "ACKS": "load.kafka.acks",
     "LINGER_MS": "load.kafka.linger_ms",

@@ -60,6 +60,12 @@ def test_green_threads_sweeps_the_rate_for_each_idle_strategy_and_skips_none():
     assert len(runs) == 15 and all(r.skip is None for r in runs)
 
 
+def test_client_payload_pads_the_kafka_events_and_skips_none():
+    runs = load_experiment("client-payload").runs
+    assert [dict((o.key, o.text) for o in r.overrides.fields)["PADDING"] for r in runs] == ["16B", "1KB", "10KB", "100KB"]
+    assert all(r.skip is None for r in runs)
+
+
 def test_a_sweep_makes_a_run_per_combination_on_a_curve_per_value():
     runs = load_experiment("jet-fig7").runs
     assert len(runs) == 12 and runs[0].name == "q5-keys-1000-rate-250000" and runs[0].curve == "KEYS=1000"
