@@ -68,10 +68,7 @@ class Integer(Spec):
         return value
 
     def from_text(self, text):
-        try:
-            return int(text)
-        except ValueError:
-            return text
+        return _integer_or_text(text)
 
 
 class Size(Spec):
@@ -93,10 +90,7 @@ class Size(Spec):
         return size
 
     def from_text(self, text):
-        try:
-            return int(text)
-        except ValueError:
-            return text
+        return _integer_or_text(text)
 
     def _bytes(self, value) -> int | None:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -248,6 +242,14 @@ class ListOf(Spec):
             problems.wrong(path, value, self.allowed)
             return None
         return [self.item.check(v, join(path, i), problems) for i, v in enumerate(value)]
+
+
+def _integer_or_text(text: str):
+    """An override's text as an integer if it is one; else as is, for `check` to accept or report."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def _copy(default):

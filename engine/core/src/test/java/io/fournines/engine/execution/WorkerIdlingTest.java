@@ -43,9 +43,7 @@ class WorkerIdlingTest {
         WaitingTasklet tasklet = new WaitingTasklet();
         Thread thread = start(Idling.BUSY_SPIN, tasklet);
         assertThat(statesWhileIdle(thread)).containsOnly(Thread.State.RUNNABLE);
-        long before = tasklet.calls.get();
-        Thread.sleep(20);
-        assertThat(tasklet.calls.get() - before).as("rounds in 20 ms of spinning").isGreaterThan(1_000);
+        assertThat(roundsIn(tasklet, 20)).as("rounds in 20 ms of spinning").isGreaterThan(1_000);
         tasklet.work.set(true);
         awaitDone(tasklet, thread);
     }
@@ -55,10 +53,8 @@ class WorkerIdlingTest {
         WaitingTasklet tasklet = new WaitingTasklet();
         Thread thread = start(Idling.JET_BACKOFF, tasklet);
         assertThat(statesWhileIdle(thread)).contains(Thread.State.TIMED_WAITING);
-        long before = tasklet.calls.get();
-        Thread.sleep(100);
         // Parks of at most 500 µs: at least some tens of rounds in 100 ms, where busy spinning makes millions.
-        assertThat(tasklet.calls.get() - before).isBetween(20L, 100_000L);
+        assertThat(roundsIn(tasklet, 100)).isBetween(20L, 100_000L);
         // Nothing wakes it (never armed): it finds the work by polling.
         tasklet.work.set(true);
         awaitDone(tasklet, thread);
@@ -89,6 +85,13 @@ class WorkerIdlingTest {
             Thread.sleep(0, 100_000);
         }
         return seen;
+    }
+
+    /** The tasklet's calls, one a round, over {@code millis} ms. */
+    private static long roundsIn(WaitingTasklet tasklet, long millis) throws InterruptedException {
+        long before = tasklet.calls.get();
+        Thread.sleep(millis);
+        return tasklet.calls.get() - before;
     }
 
     private static void awaitDone(WaitingTasklet tasklet, Thread thread) throws InterruptedException {
