@@ -78,8 +78,8 @@ clean:
 # Scenario overrides (scenarios/README.md, "Overrides"). Only variables given on make's command line
 # are passed: a variable that happens to be in the environment (MODE, TARGET, GC ...) must not
 # change a benchmark unnoticed. Values are single-quoted for the shell, quotes inside escaped.
-BENCH_VARS := CLUSTER THREADS JVM_OPTS GC JDK RATE KEYS SOURCE PARTITIONS WINDOW_MS SLIDE_MS WARMUP DURATION \
-              GUARANTEE SNAPSHOT_INTERVAL_MS MODE JOBS EXECUTION BATCH_MS GROUP_SIZE LATENCY_TARGET_MS ENGINE TARGET PROFILE \
+BENCH_VARS := CLUSTER THREADS JVM_OPTS GC JDK RATE KEYS PADDING SOURCE PARTITIONS WINDOW_MS SLIDE_MS WARMUP DURATION \
+              GUARANTEE SNAPSHOT_INTERVAL_MS MODE JOBS IDLE EXECUTION BATCH_MS GROUP_SIZE LATENCY_TARGET_MS ENGINE TARGET PROFILE \
               PRODUCERS ACKS LINGER_MS BATCH_SIZE FLUSH_MESSAGES FLUSH_MS REPLICATION_FACTOR
 given_on_command_line = $(strip $(foreach v,$(1),$(if $(filter command line,$(origin $(v))),'$(v)=$(subst ','\'',$($(v)))')))
 bench_overrides = $(call given_on_command_line,$(BENCH_VARS))

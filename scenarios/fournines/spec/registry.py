@@ -1,6 +1,6 @@
 """The one registry of queries and of what each engine's member runs: queries.json, which the Java
 scenario reader reads too. Query names, parameters, the sources each query reads and every engine's
-queries, sources, guarantees, modes, execution models, clusters and several jobs are written there and nowhere else."""
+queries, sources, guarantees, modes, execution models, clusters, several jobs and idle strategies are written there and nowhere else."""
 import json
 from dataclasses import dataclass
 
@@ -28,6 +28,7 @@ class Engine:
     executions: tuple[str, ...]  # the `execution` models its member runs
     clusters: bool  # whether its member runs as several processes (cluster.members > 1)
     several_jobs: bool  # whether one member runs several copies of the query (jobs > 1)
+    idle_strategies: tuple[str, ...]  # the `idle` values its member honours; ("park-backoff",): it idles its own way
 
 
 def _read() -> tuple[dict[str, Query], dict[str, Engine]]:
@@ -37,7 +38,7 @@ def _read() -> tuple[dict[str, Query], dict[str, Engine]]:
                            tuple(q["sources"]))
                for name, q in registry["queries"].items()}
     engines = {name: Engine(name, tuple(e["queries"]), tuple(e["sources"]), tuple(e["guarantees"]), tuple(e["modes"]),
-                            tuple(e["executions"]), e["clusters"], e["several_jobs"])
+                            tuple(e["executions"]), e["clusters"], e["several_jobs"], tuple(e["idle_strategies"]))
                for name, e in registry["engines"].items()}
     return queries, engines
 

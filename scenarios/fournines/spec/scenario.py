@@ -17,7 +17,7 @@ from fournines.spec.overrides import Overrides
 from fournines.spec.query_field import QuerySpec
 from fournines.spec.registry import ENGINES, QUERIES
 from fournines.spec.schema import (OPTIONAL, Choice, Duration, Field, Integer, IntegerOr, JdkName, ListOf, Problems, Record,
-                                   Strings, Text)
+                                   Size, Strings, Text)
 
 SCENARIOS_DIR = REPO_ROOT / "scenarios"
 NAME_PATTERN = r"[a-z0-9][a-z0-9-]*"
@@ -31,6 +31,11 @@ GC_FLAGS = {
     "serial": "-XX:+UseSerialGC",
     "shenandoah": "-XX:+UseShenandoahGC",
 }
+# What the reference engine's cooperative workers do with nothing to do (engine/docs/execution.md,
+# "Idling"); the first, its own deadline-aware parking, is the default.
+IDLE_STRATEGIES = ("park-backoff", "busy-spin", "jet-backoff")
+# load.padding's limit: the client-benchmarking post's largest payload, and NexmarkRecords.MAX_PADDING_BYTES.
+MAX_PADDING_BYTES = 100 * 1024
 # Copies of the query on one member (`jobs`): the Jet paper's multiplexing ran 100; ten times that
 # is still a test of the engine, more would be one of the heap.
 MAX_JOBS = 1000
@@ -60,6 +65,7 @@ SCHEMA = Record({
         "source": Field(Choice("in-process", "kafka"), "in-process"),
         "partitions": Field(Integer(1, 100_000), OPTIONAL),  # default: members × threads
         "keys": Field(Integer(0, 1_000_000_000), 10_000),
+        "padding": Field(Size(MAX_PADDING_BYTES), 0),  # bytes each event carries on the wire; Kafka NEXMark loads only
         "kafka": Field(KAFKA, OPTIONAL),  # only with source kafka; defaults filled then
     })),
     "cluster": Field(Record({
@@ -73,6 +79,7 @@ SCHEMA = Record({
     "snapshot_interval_ms": Field(Integer(0, 86_400_000), OPTIONAL),  # default: by guarantee
     "mode": Field(Choice("single", "active-active"), "single"),
     "jobs": Field(Integer(1, MAX_JOBS), 1),
+    "idle": Field(Choice(*IDLE_STRATEGIES), IDLE_STRATEGIES[0]),
     "execution": Field(Choice("continuous", "micro-batch", "group"), "continuous"),
     "batch_ms": Field(Integer(1, 3_600_000), OPTIONAL),  # default: DEFAULT_BATCH_MS when batched
     "group_size": Field(IntegerOr("auto", 1, 1_000_000), OPTIONAL),  # default: 1 for micro-batch, DEFAULT_GROUP_SIZE for group
@@ -172,6 +179,7 @@ def _check_rules(s: dict, problems: Problems) -> None:
         problems.add("load.source", f"must be {' or '.join(sources)} for query {name} (the sources that make its "
                      f"events, in the query registry); is {source}")
     check_kafka_rules(s, problems)
+    _check_padding(s, problems)
     end_s = parse_duration(s["warmup"]) + parse_duration(s["duration"])
     for i, fault in enumerate(s["faults"]):
         member = int(fault["target"].removeprefix("member-"))
@@ -190,6 +198,20 @@ def _check_rules(s: dict, problems: Problems) -> None:
         if fault["action"] == "kill" and "duration" in fault:
             problems.add(f"faults[{i}].duration", "not allowed when action is kill (a killed member stays "
                          "down; use restart to bring it back)")
+
+
+def _check_padding(s: dict, problems: Problems) -> None:
+    """Padding is bytes on the wire: the load generator's NEXMark records (nexmark/core NexmarkRecords).
+    The in-process generator hands events over in memory, and the other inputs have codecs of their own."""
+    padding, source, name = s["load"]["padding"], s["load"]["source"], s["query"]["name"]
+    if not padding:
+        return
+    if source != "kafka":
+        problems.add("load.padding", f"only with load.source kafka: the {source} generator hands its events over in "
+                     f"memory, with no wire to pad; is {padding} bytes")
+    elif QUERIES[name].input != "nexmark":
+        problems.add("load.padding", f"only for NEXMark events; query {name} reads {QUERIES[name].input} events; "
+                     f"is {padding} bytes")
 
 
 def _resolve(s: dict) -> dict:

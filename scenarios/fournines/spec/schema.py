@@ -68,10 +68,35 @@ class Integer(Spec):
         return value
 
     def from_text(self, text):
-        try:
-            return int(text)
-        except ValueError:
-            return text
+        return _integer_or_text(text)
+
+
+class Size(Spec):
+    """A size in bytes: an integer, or a whole number with a unit, `B` or `KB` (1 024 bytes): `16B`,
+    `1KB`. The checked value is the integer of bytes, so the Java side never parses a unit."""
+
+    UNITS = {"B": 1, "KB": 1024}
+
+    def __init__(self, maximum_bytes: int):
+        self.maximum = maximum_bytes
+        self.allowed = (f"a size from 0 to {maximum_bytes // 1024}KB: bytes as an integer, or with a unit "
+                        "(16B, 1KB; 1KB = 1024 bytes)")
+
+    def check(self, value, path, problems):
+        size = self._bytes(value)
+        if size is None or size > self.maximum:
+            problems.wrong(path, value, self.allowed)
+            return None
+        return size
+
+    def from_text(self, text):
+        return _integer_or_text(text)
+
+    def _bytes(self, value) -> int | None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value if value >= 0 else None
+        match = re.fullmatch(r"(\d+)\s*(B|KB)", value.strip()) if isinstance(value, str) else None
+        return int(match.group(1)) * self.UNITS[match.group(2)] if match else None
 
 
 class Number(Spec):
@@ -217,6 +242,14 @@ class ListOf(Spec):
             problems.wrong(path, value, self.allowed)
             return None
         return [self.item.check(v, join(path, i), problems) for i, v in enumerate(value)]
+
+
+def _integer_or_text(text: str):
+    """An override's text as an integer if it is one; else as is, for `check` to accept or report."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def _copy(default):

@@ -33,6 +33,10 @@ def _engine_problems(scenario: dict) -> list[str]:
         if value not in allowed:
             problems.append(f"engine {engine.name} runs with {path}={' or '.join(map(str, allowed))} only; "
                             f"field {path}={value}")
+    if scenario["idle"] not in engine.idle_strategies:
+        # The field chooses the reference engine's worker idling; a peer's default stands for its own.
+        problems.append(f"engine {engine.name} idles its own way, so it runs with idle={' or '.join(engine.idle_strategies)} "
+                        f"(the default) only; field idle={scenario['idle']}")
     return problems
 
 

@@ -16,7 +16,8 @@ def loadgen_run(scenario: dict, jar: str, bootstrap: str, topic: str, t0_epoch_n
     bounded and on its known schedule."""
     load, kafka = scenario["load"], scenario["load"]["kafka"]
     events = QUERIES[scenario["query"]["name"]].input
-    stream = ["--stream", "nexmark", "--keys", str(load["keys"])] if events == "nexmark" else ["--stream", events]
+    stream = (["--stream", "nexmark", "--keys", str(load["keys"]), "--padding", str(load["padding"])] if events == "nexmark"
+              else ["--stream", events])
     return ["java", *LOADGEN_HEAP, GC_FLAGS[scenario["cluster"]["gc"]],
             "-Xlog:gc*:file=loadgen-gc.log:time,uptime,level,tags",
             "-jar", jar, "run", "--bootstrap", bootstrap, "--topic", topic, *stream,

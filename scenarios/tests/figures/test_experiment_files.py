@@ -54,6 +54,18 @@ def test_fig8_9_asks_every_query_for_a_million_events_a_second_and_skips_none():
         assert run.skip is None and ("RATE", "1000000") in {(o.key, o.text) for o in run.overrides.fields}
 
 
+def test_green_threads_sweeps_the_rate_for_each_idle_strategy_and_skips_none():
+    runs = load_experiment("green-threads").runs
+    assert {r.curve for r in runs} == {"IDLE=park-backoff", "IDLE=busy-spin", "IDLE=jet-backoff"}
+    assert len(runs) == 15 and all(r.skip is None for r in runs)
+
+
+def test_client_payload_pads_the_kafka_events_and_skips_none():
+    runs = load_experiment("client-payload").runs
+    assert [dict((o.key, o.text) for o in r.overrides.fields)["PADDING"] for r in runs] == ["16B", "1KB", "10KB", "100KB"]
+    assert all(r.skip is None for r in runs)
+
+
 def test_a_sweep_makes_a_run_per_combination_on_a_curve_per_value():
     runs = load_experiment("jet-fig7").runs
     assert len(runs) == 12 and runs[0].name == "q5-keys-1000-rate-250000" and runs[0].curve == "KEYS=1000"

@@ -13,6 +13,7 @@ SAMPLES = {
     "JDK": ("25", "25"),
     "RATE": ("200_000", 200_000),
     "KEYS": ("0", 0),
+    "PADDING": ("1KB", 1024),
     "SOURCE": ("kafka", "kafka"),
     "PARTITIONS": ("12", 12),
     "WINDOW_MS": ("2000", 2000),
@@ -23,6 +24,7 @@ SAMPLES = {
     "SNAPSHOT_INTERVAL_MS": ("500", 500),
     "MODE": ("active-active", "active-active"),
     "JOBS": ("100", 100),
+    "IDLE": ("busy-spin", "busy-spin"),
     "EXECUTION": ("group", "group"),
     "BATCH_MS": ("250", 250),
     "GROUP_SIZE": ("4", 4),
@@ -55,7 +57,7 @@ def test_each_override_sets_its_field(key):
     text, expected = SAMPLES[key]
     # What the other fields need for this value to be valid on its own.
     kafka = ["SOURCE=kafka"] if FIELDS[key].startswith("load.kafka.") else []
-    extra = {"MODE": ["CLUSTER=2"], "SNAPSHOT_INTERVAL_MS": ["GUARANTEE=exactly-once"], "BATCH_MS": ["EXECUTION=group"],
+    extra = {"PADDING": ["SOURCE=kafka"], "MODE": ["CLUSTER=2"], "SNAPSHOT_INTERVAL_MS": ["GUARANTEE=exactly-once"], "BATCH_MS": ["EXECUTION=group"],
              "GROUP_SIZE": ["EXECUTION=group"], "LATENCY_TARGET_MS": ["EXECUTION=group", "GROUP_SIZE=auto"]}.get(key, kafka)
     scenario = load_scenario("q5", parse_overrides([f"{key}={text}", *extra]))
     assert field(scenario, FIELDS[key]) == expected

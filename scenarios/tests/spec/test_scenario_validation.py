@@ -48,7 +48,7 @@ def test_defaults_are_filled_and_durations_added_in_seconds(tmp_path):
     assert s["engine"] == "fournines" and s["target"] == "local" and s["mode"] == "single" and s["jobs"] == 1
     assert s["query"] == {"name": "q5", "window_ms": 10_000, "slide_ms": 5_000}
     assert s["cluster"] == {"members": 1, "threads": 2, "jvm_opts": [], "gc": "g1"}
-    assert s["load"] == {"rate": 1000, "source": "in-process", "keys": 10_000, "partitions": 2}
+    assert s["load"] == {"rate": 1000, "source": "in-process", "keys": 10_000, "padding": 0, "partitions": 2}
     assert (s["guarantee"], s["snapshot_interval_ms"], s["faults"]) == ("none", 0, [])
     assert (s["warmup"], s["warmup_s"], s["duration"], s["duration_s"]) == ("10s", 10.0, "60s", 60.0)
 
@@ -60,9 +60,9 @@ def test_a_guarantee_gets_jets_default_snapshot_interval(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     (MINIMAL.replace("rate: 1000", "rate: 1000, rat: 5"),
-     "load.rat: unknown field; allowed here: rate, source, partitions, keys, kafka"),
+     "load.rat: unknown field; allowed here: rate, source, partitions, keys, padding, kafka"),
     (MINIMAL + "warm_up: 5s\n", "warm_up: unknown field; allowed here: name, description, engine, query, load, "
-                                "cluster, guarantee, snapshot_interval_ms, mode, jobs, execution, batch_ms, group_size, latency_target_ms, faults, warmup, duration, target"),
+                                "cluster, guarantee, snapshot_interval_ms, mode, jobs, idle, execution, batch_ms, group_size, latency_target_ms, faults, warmup, duration, target"),
     (MINIMAL.replace("rate: 1000", "rate: fast"), 'load.rate: must be an integer from 1 to 1_000_000_000; is "fast"'),
     (MINIMAL + "cluster: {threads: true}\n", "cluster.threads: must be an integer from 1 to 1_024; is true"),
     (MINIMAL + "guarantee: exactly_once\n",

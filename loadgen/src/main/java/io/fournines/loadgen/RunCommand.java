@@ -3,6 +3,7 @@ package io.fournines.loadgen;
 import io.fournines.loadgen.nexmark.NexmarkStream;
 import io.fournines.loadgen.trades.TradeStream;
 import io.fournines.loadgen.ysb.YsbStream;
+import io.fournines.nexmark.codec.NexmarkRecords;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,6 +48,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--keys", defaultValue = "10000", description = "nexmark: distinct person and auction ids, 0 for Beam's growing ids (default ${DEFAULT-VALUE})")
     long keys;
+
+    @Option(names = "--padding", defaultValue = "0", description = "nexmark: payload bytes each record carries after its event, 0 to "
+            + NexmarkRecords.MAX_PADDING_BYTES + ", skipped by the reader (default ${DEFAULT-VALUE})")
+    int padding;
 
     @Option(names = "--tickers", defaultValue = "" + TradeStream.DEFAULT_TICKERS, description = "trades: distinct tickers (default ${DEFAULT-VALUE})")
     int tickers;
@@ -96,8 +101,14 @@ final class RunCommand implements Callable<Integer> {
         if (!(acks.equals("0") || acks.equals("1") || acks.equals("all") || acks.equals("-1"))) {
             throw new ParameterException(spec.commandLine(), "--acks must be 0, 1 or all; is " + acks);
         }
+        if (padding < 0 || padding > NexmarkRecords.MAX_PADDING_BYTES) {
+            throw new ParameterException(spec.commandLine(), "--padding must be 0 to " + NexmarkRecords.MAX_PADDING_BYTES + " bytes; is " + padding);
+        }
+        if (padding > 0 && !stream.equals("nexmark")) {
+            throw new ParameterException(spec.commandLine(), "--padding pads NEXMark records only; --stream is " + stream);
+        }
         IntFunction<EventStream> streams = switch (stream) {
-            case "nexmark" -> thread -> new NexmarkStream(rate, keys);
+            case "nexmark" -> thread -> new NexmarkStream(rate, keys, padding);
             case "trades" -> thread -> new TradeStream(tickers);
             case "ysb" -> thread -> new YsbStream();
             default -> throw new ParameterException(spec.commandLine(), "--stream must be nexmark, trades or ysb; is " + stream);

@@ -6,12 +6,13 @@ import java.util.concurrent.TimeUnit;
  * How the engine runs tasklets.
  *
  * @param cooperativeThreads worker threads shared by cooperative tasklets (default: one per core)
- * @param idleMinParkNanos   first park after a round without progress
+ * @param idling             what a cooperative worker does after a round without progress (default {@link Idling#PARK_BACKOFF})
+ * @param idleMinParkNanos   first park after a round without progress ({@link Idling#PARK_BACKOFF}, and dedicated threads)
  * @param idleMaxParkNanos   longest park; bounds how late a time-driven processor without a deadline runs
  * @param outboxBatchLimit   items a processor may emit per call before it must yield
  * @param partitionCount     partitions of the key space on partitioned edges
  */
-public record ExecutionConfig(int cooperativeThreads, long idleMinParkNanos, long idleMaxParkNanos,
+public record ExecutionConfig(int cooperativeThreads, Idling idling, long idleMinParkNanos, long idleMaxParkNanos,
                               int outboxBatchLimit, int partitionCount) {
 
     /**
@@ -28,6 +29,9 @@ public record ExecutionConfig(int cooperativeThreads, long idleMinParkNanos, lon
         if (cooperativeThreads < 1) {
             throw new IllegalArgumentException("cooperativeThreads must be >= 1, got " + cooperativeThreads);
         }
+        if (idling == null) {
+            throw new IllegalArgumentException("idling must be given");
+        }
         if (idleMinParkNanos <= 0 || idleMaxParkNanos < idleMinParkNanos) {
             throw new IllegalArgumentException("idle park must satisfy 0 < min <= max, got min=" + idleMinParkNanos + "ns max=" + idleMaxParkNanos + "ns");
         }
@@ -40,15 +44,19 @@ public record ExecutionConfig(int cooperativeThreads, long idleMinParkNanos, lon
     }
 
     public static ExecutionConfig defaults() {
-        return new ExecutionConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_IDLE_MIN_PARK_NANOS,
+        return new ExecutionConfig(Runtime.getRuntime().availableProcessors(), Idling.PARK_BACKOFF, DEFAULT_IDLE_MIN_PARK_NANOS,
                 DEFAULT_IDLE_MAX_PARK_NANOS, OutboxImpl.DEFAULT_BATCH_LIMIT, Partitioner.DEFAULT_PARTITION_COUNT);
     }
 
     public ExecutionConfig withCooperativeThreads(int threads) {
-        return new ExecutionConfig(threads, idleMinParkNanos, idleMaxParkNanos, outboxBatchLimit, partitionCount);
+        return new ExecutionConfig(threads, idling, idleMinParkNanos, idleMaxParkNanos, outboxBatchLimit, partitionCount);
+    }
+
+    public ExecutionConfig withIdling(Idling idling) {
+        return new ExecutionConfig(cooperativeThreads, idling, idleMinParkNanos, idleMaxParkNanos, outboxBatchLimit, partitionCount);
     }
 
     public ExecutionConfig withIdlePark(long minNanos, long maxNanos) {
-        return new ExecutionConfig(cooperativeThreads, minNanos, maxNanos, outboxBatchLimit, partitionCount);
+        return new ExecutionConfig(cooperativeThreads, idling, minNanos, maxNanos, outboxBatchLimit, partitionCount);
     }
 }

@@ -13,7 +13,7 @@ public final class TaskletExecutionService implements AutoCloseable {
         this.config = config;
         this.cooperativeWorkers = new Worker[config.cooperativeThreads()];
         for (int i = 0; i < cooperativeWorkers.length; i++) {
-            cooperativeWorkers[i] = new Worker("fournines-worker-" + i, config.idleMinParkNanos(), config.idleMaxParkNanos(), false);
+            cooperativeWorkers[i] = new Worker("fournines-worker-" + i, config.idling(), config.idleMinParkNanos(), config.idleMaxParkNanos(), false);
             cooperativeWorkers[i].start();
         }
     }
@@ -31,7 +31,8 @@ public final class TaskletExecutionService implements AutoCloseable {
     }
 
     Worker newDedicatedWorker(String taskletName) {
-        return new Worker("fournines-blocking-" + taskletName, config.idleMinParkNanos(), config.idleMaxParkNanos(), true);
+        // A dedicated thread idles the engine's way whatever the cooperative workers do: it is not one of the cores they share.
+        return new Worker("fournines-blocking-" + taskletName, Idling.PARK_BACKOFF, config.idleMinParkNanos(), config.idleMaxParkNanos(), true);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.fournines.engine.execution;
 
+import org.agrona.concurrent.IdleStrategy;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -8,9 +10,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A thread that loops over its tasklets round-robin, calling each once per round. After a round
- * without progress it arms its parker, runs one more round to catch data that raced with arming,
- * and then parks with exponential backoff, cut short by tasklet deadlines and by producers that
- * hand it data. With no tasklets at all it parks until some arrive.
+ * without progress it idles as its {@link Idling} says (by default {@link DeadlineParking}: parks
+ * with exponential backoff, cut short by tasklet deadlines and by producers that hand it data).
+ * With no tasklets at all it parks until some arrive.
  *
  * <p>A cooperative worker serves many tasklets; a non-cooperative tasklet gets a worker of its own.
  */
@@ -20,14 +22,14 @@ final class Worker implements Runnable {
     private final Queue<Tasklet> incoming = new ConcurrentLinkedQueue<>();
     private final List<Tasklet> tasklets = new ArrayList<>();
     private final WorkerParker parker = new WorkerParker();
-    private final IdleBackoff backoff;
+    private final IdleStrategy idleStrategy;
     private final boolean dedicated;
     private volatile boolean shutdown;
 
     /** A dedicated worker serves one non-cooperative tasklet and ends with it. */
-    Worker(String name, long minParkNanos, long maxParkNanos, boolean dedicated) {
+    Worker(String name, Idling idling, long minParkNanos, long maxParkNanos, boolean dedicated) {
         this.name = name;
-        this.backoff = new IdleBackoff(minParkNanos, maxParkNanos);
+        this.idleStrategy = idling.newStrategy(parker, this::earliestDeadline, minParkNanos, maxParkNanos);
         this.dedicated = dedicated;
     }
 
@@ -55,7 +57,6 @@ final class Worker implements Runnable {
 
     @Override
     public void run() {
-        boolean armed = false;
         while (!shutdown) {
             takeIncoming();
             if (tasklets.isEmpty()) {
@@ -65,20 +66,7 @@ final class Worker implements Runnable {
                 LockSupport.park(this);
                 continue;
             }
-            if (runRound()) {
-                if (armed) {
-                    parker.disarm();
-                    armed = false;
-                }
-                backoff.reset();
-            } else if (!armed) {
-                parker.arm();
-                armed = true;
-            } else {
-                parker.park(backoff.nextPark(System.nanoTime(), earliestDeadline()));
-                parker.disarm();
-                armed = false;
-            }
+            idleStrategy.idle(runRound() ? 1 : 0);
         }
         takeIncoming();
         for (Tasklet t : tasklets) {

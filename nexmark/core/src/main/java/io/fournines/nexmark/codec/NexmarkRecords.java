@@ -9,7 +9,10 @@ import java.nio.ByteBuffer;
 
 /**
  * A NEXMark event as a Kafka record. Value: the scheduled time (epoch nanoseconds, 8 bytes,
- * big-endian), then the event in {@link BinaryEventCodec}'s form (a bid is 15-19 bytes). Key: what
+ * big-endian), then the event in {@link BinaryEventCodec}'s form (a bid is 15-19 bytes), then, in a
+ * padded record only, the padding: its length as a varint and that many zero bytes, which the
+ * reader skips (a scenario's {@code load.padding}: events as large as a real payload's on the wire,
+ * at no cost to the queries). Key: what
  * the queries group by, as 8 bytes: the auction for a bid (Q5 counts bids per auction), the id for
  * a person or an auction. Latency is measured to the nanosecond schedule, as in the in-process run;
  * the event's {@code dateTime} is that time floored to the millisecond.
@@ -17,6 +20,8 @@ import java.nio.ByteBuffer;
 public final class NexmarkRecords {
 
     public static final int SCHEDULE_BYTES = Long.BYTES;
+    /** The most padding a record carries: the scenario's limit, 100 KB. */
+    public static final int MAX_PADDING_BYTES = 100 * 1024;
 
     private NexmarkRecords() {
     }
@@ -25,12 +30,23 @@ public final class NexmarkRecords {
     public record ScheduledEvent(Event event, long scheduledEpochNanos) {
     }
 
-    public static byte[] value(Event event, long scheduledEpochNanos, ByteBuffer scratch) {
+    /**
+     * @param paddingBytes 0 to {@link #MAX_PADDING_BYTES}: payload bytes after the event (0: none, not even a length)
+     * @param scratch      room for the schedule, the event and the padding
+     */
+    public static byte[] value(Event event, long scheduledEpochNanos, int paddingBytes, ByteBuffer scratch) {
+        if (paddingBytes < 0 || paddingBytes > MAX_PADDING_BYTES) {
+            throw new IllegalArgumentException("padding must be 0 to " + MAX_PADDING_BYTES + " bytes; is " + paddingBytes);
+        }
         scratch.clear();
         scratch.putLong(scheduledEpochNanos);
         BinaryEventCodec.encode(event, scratch);
-        byte[] bytes = new byte[scratch.position()];
-        scratch.flip().get(bytes);
+        if (paddingBytes > 0) {
+            VarLong.write(scratch, paddingBytes);
+        }
+        // The new array is zeroed: the padding needs no writing.
+        byte[] bytes = new byte[scratch.position() + paddingBytes];
+        scratch.flip().get(bytes, 0, scratch.limit());
         return bytes;
     }
 
@@ -47,7 +63,9 @@ public final class NexmarkRecords {
     }
 
     /**
-     * @throws IllegalArgumentException if the value is missing, too short, or not one event exactly
+     * The event and its schedule; the padding, if any, skipped.
+     *
+     * @throws IllegalArgumentException if the value is missing, too short, or not one event exactly, with or without its padding
      */
     public static ScheduledEvent decode(byte[] value) {
         if (value == null || value.length <= SCHEDULE_BYTES) {
@@ -63,8 +81,23 @@ public final class NexmarkRecords {
             throw new IllegalArgumentException("the event is cut short after " + value.length + " bytes");
         }
         if (in.hasRemaining()) {
-            throw new IllegalArgumentException(in.remaining() + " bytes left after the event");
+            checkPadding(in);
         }
         return new ScheduledEvent(event, scheduled);
+    }
+
+    /** What is left after the event must be one padding: its length, then exactly that many bytes, which nothing reads. */
+    private static void checkPadding(ByteBuffer in) {
+        int after = in.remaining();
+        long padding;
+        try {
+            padding = VarLong.read(in);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(after + " bytes left after the event, not a padding length");
+        }
+        if (padding < 1 || padding > MAX_PADDING_BYTES || padding != in.remaining()) {
+            throw new IllegalArgumentException(after + " bytes left after the event: a padding of " + padding + " bytes and "
+                    + in.remaining() + " bytes");
+        }
     }
 }

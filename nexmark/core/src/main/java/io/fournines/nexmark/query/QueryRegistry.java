@@ -37,9 +37,10 @@ public final class QueryRegistry {
     /**
      * @param clusters    its member runs as several processes ({@code cluster.members} > 1)
      * @param severalJobs one member runs several copies of the query ({@code jobs} > 1)
+     * @param idleStrategies the scenario's {@code idle} values its member honours; {@code park-backoff} alone: it idles its own way
      */
     public record Engine(String name, List<String> queries, Set<String> sources, Set<String> guarantees, Set<String> modes,
-                         Set<String> executions, boolean clusters, boolean severalJobs) {
+                         Set<String> executions, boolean clusters, boolean severalJobs, Set<String> idleStrategies) {
     }
 
     private static final QueryRegistry INSTANCE = load();
@@ -97,7 +98,7 @@ public final class QueryRegistry {
     private static Engine engine(String name, JsonNode e) {
         return new Engine(name, List.copyOf(strings(e.get("queries"))), strings(e.get("sources")), strings(e.get("guarantees")),
                 strings(e.get("modes")), strings(e.get("executions")), e.get("clusters").asBoolean(),
-                e.get("several_jobs").asBoolean());
+                e.get("several_jobs").asBoolean(), strings(e.get("idle_strategies")));
     }
 
     /** In the file's order. */

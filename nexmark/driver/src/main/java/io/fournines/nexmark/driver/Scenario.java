@@ -35,16 +35,20 @@ import java.util.Set;
  *                      many, a Kafka load ends at the load generator's end-of-stream records; 0: endless
  * @param execution     how the engine schedules the job: continuous, micro-batch or group
  * @param jobs          copies of the query the member runs in its one engine, each at its share of {@code rate} ({@link #job})
+ * @param idle          what the engine's workers do when they have nothing to do ({@code idle}: {@code park-backoff}, the default,
+ *                      {@code busy-spin} or {@code jet-backoff}); an engine that idles its own way honours the default only
  * @param seed          the NEXMark generator's seed: {@link GeneratorSpec#SEED}, or a job's own ({@link #job})
  */
 public record Scenario(String engine, String query, QueryParameters parameters, double rate, long keys, int threads, int members,
                        double warmupSeconds, double durationSeconds, Guarantee guarantee, long snapshotIntervalMillis, String source,
-                       String mode, KafkaEndpoint kafka, long events, Execution execution, int jobs, long seed) {
+                       String mode, KafkaEndpoint kafka, long events, Execution execution, int jobs, String idle, long seed) {
 
     public static final String IN_PROCESS = "in-process";
     public static final String KAFKA = "kafka";
     /** The most jobs one member runs, as the runner's schema allows. */
     public static final int MAX_JOBS = 1000;
+    /** The scenario's {@code idle} when it names none: the reference engine's own parking, or a peer's own idling. */
+    public static final String DEFAULT_IDLE = "park-backoff";
 
     /** The job's processing guarantee, as scenario files spell it. */
     public enum Guarantee {
@@ -142,8 +146,11 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
         if (jobs > MAX_JOBS) {
             throw new ScenarioException("jobs: must be at most " + MAX_JOBS + "; is " + jobs);
         }
+        String idle = root.has("idle") ? Json.text(root, "idle") : DEFAULT_IDLE;
+        oneOf(idle, capabilities.idleStrategies(), "idle",
+                capabilities.idleStrategies().size() == 1 ? engine + " idles its own way, so it takes only the default" : engine + " idles with");
         return new Scenario(engine, name, parameters, rate, keys, threads, members, warmup, duration, guarantee, snapshotInterval, source,
-                mode, kafka, events, execution, (int) jobs, GeneratorSpec.SEED).checkJobs(capabilities);
+                mode, kafka, events, execution, (int) jobs, idle, GeneratorSpec.SEED).checkJobs(capabilities);
     }
 
     /** Several jobs only on an engine that runs them, each at 1 event/s at least, and with nothing that needs per-job plumbing yet. */
@@ -183,7 +190,7 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
         }
         long share = totalRate() / jobs + (index < totalRate() % jobs ? 1 : 0);
         return new Scenario(engine, query, parameters, share, keys, threads, members, warmupSeconds, durationSeconds, guarantee,
-                snapshotIntervalMillis, source, mode, kafka, events, execution, 1, GeneratorSpec.SEED + index);
+                snapshotIntervalMillis, source, mode, kafka, events, execution, 1, idle, GeneratorSpec.SEED + index);
     }
 
     /** This scenario fed from {@code endpoint}: the runner names broker and topic on the command line of a member alone. */
@@ -192,7 +199,7 @@ public record Scenario(String engine, String query, QueryParameters parameters, 
             throw new ScenarioException("load.source: a Kafka endpoint is only for load.source kafka; it is " + source);
         }
         return new Scenario(engine, query, parameters, rate, keys, threads, members, warmupSeconds, durationSeconds, guarantee,
-                snapshotIntervalMillis, source, mode, endpoint, events, execution, jobs, seed);
+                snapshotIntervalMillis, source, mode, endpoint, events, execution, jobs, idle, seed);
     }
 
     /** A scenario about to run must say where its Kafka load is, if it has one. */

@@ -34,6 +34,9 @@ class ScenarioTest {
         "fournines | {'name':'q5','window_ms':1000,'slide_ms':300} | " + LOAD + "                 | 1 |                           | query.window_ms: must be a multiple of query.slide_ms (300); is 1000",
         "fournines | " + Q5 + "                                  | {'keys':10}                    | 1 |                           | load.rate: missing",
         "fournines | " + Q5 + "                                  | {'rate':1000,'keys':10,'events':0}| 1 |                           | load.events: must be at least 1; is 0",
+        "jet       | " + Q5 + "                                  | " + LOAD + "                   | 1 | 'idle':'busy-spin'         | idle: jet idles its own way, so it takes only the default \"park-backoff\"; is \"busy-spin\"",
+        "flink     | " + Q5 + "                                  | " + LOAD + "                   | 1 | 'idle':'jet-backoff'       | idle: flink idles its own way, so it takes only the default \"park-backoff\"; is \"jet-backoff\"",
+        "fournines | " + Q5 + "                                  | " + LOAD + "                   | 1 | 'idle':'spin'              | idle: fournines idles with \"park-backoff\", \"busy-spin\", \"jet-backoff\"; is \"spin\"",
         "fournines | " + Q5 + "                                  | {'rate':1000,'keys':10,'source':'kafka'} | 1 | 'kafka_endpoint':{'bootstrap':'h:1','topic':'in','results_topic':'in'} | kafka_endpoint.results_topic: must name a topic other than the load's; is \"in\"",
     })
     void whatTheEngineCannotRunIsNamed(String engine, String query, String load, int members, String extra, String message) {
@@ -51,6 +54,15 @@ class ScenarioTest {
         assertThat(s.rate()).isEqualTo(1000);
         assertThat(s.windowed()).isTrue();
         assertThat(s.guarantee()).isEqualTo(Scenario.Guarantee.NONE);
+        assertThat(s.idle()).isEqualTo(Scenario.DEFAULT_IDLE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"park-backoff", "busy-spin", "jet-backoff"})
+    void theReferenceEngineIdlesAsTheScenarioSays(String idle) throws Exception {
+        Scenario s = parse("fournines", Q5, LOAD, 1, "'idle':'" + idle + "'");
+        assertThat(s.idle()).isEqualTo(idle);
+        assertThat(s.job(0).idle()).isEqualTo(idle);
     }
 
     @ParameterizedTest

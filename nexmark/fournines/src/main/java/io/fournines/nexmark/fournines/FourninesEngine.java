@@ -8,6 +8,7 @@ import io.fournines.engine.dag.Dag;
 import io.fournines.engine.execution.BatchScheduler;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.execution.ExecutionModel;
+import io.fournines.engine.execution.Idling;
 import io.fournines.engine.job.Engine;
 import io.fournines.engine.job.Job;
 import io.fournines.engine.job.JobConfig;
@@ -159,7 +160,8 @@ final class FourninesEngine implements EngineAdapter {
             this.chaos = cluster == null ? ChaosPoint.NEVER
                     : cluster.checked().chaosPoint(cluster.member(), dir, cluster.job()::coordinates, () -> cluster.job().attempt() == 0);
             this.record = cluster == null || !cluster.checked().recordResults() ? null : recording(scenario, dir);
-            this.engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(scenario.threads()));
+            this.engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(scenario.threads())
+                    .withIdling(Idling.fromSpelled(scenario.idle())));
         }
 
         @Override
@@ -305,6 +307,7 @@ final class FourninesEngine implements EngineAdapter {
             Map<String, Object> settings = new LinkedHashMap<>();
             settings.put("engine_version", "fournines reference engine (this checkout)");
             settings.put("cooperative_threads", scenario.threads());
+            settings.put("idle_strategy", scenario.idle());
             settings.put("api", "Pipeline API");
             settings.put("processing_guarantee", scenario.guarantee().spelled());
             if (InjectedWork.NANOS > 0) {

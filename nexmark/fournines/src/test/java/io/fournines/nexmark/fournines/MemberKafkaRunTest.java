@@ -53,7 +53,7 @@ class MemberKafkaRunTest {
 
     @Test
     void q5FromKafkaMeasuresWindowsAndSetsAsideMalformedRecords() throws Exception {
-        JsonNode member = runFed("q5-topic", "{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", new NexmarkStream(RATE, 1000), NO_GUARANTEE);
+        JsonNode member = runFed("q5-topic", "{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", new NexmarkStream(RATE, 1000, 0), NO_GUARANTEE);
         assertThat(InProcessMember.valuesIn(dir.resolve("latency.hlog"))).isPositive();
         assertThat(InProcessMember.valuesIn(dir.resolve("completion.hlog"))).isPositive();
         assertThat(member.get("source").asText()).isEqualTo("kafka");
@@ -65,7 +65,7 @@ class MemberKafkaRunTest {
 
     @Test
     void withAGuaranteeTheSnapshotsHoldTheKafkaOffsets() throws Exception {
-        JsonNode member = runFed("q5-eo-topic", "{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", new NexmarkStream(RATE, 1000),
+        JsonNode member = runFed("q5-eo-topic", "{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}", new NexmarkStream(RATE, 1000, 0),
                 "\"guarantee\":\"exactly-once\",\"snapshot_interval_ms\":200");
         assertThat(member.get("snapshots_committed").asLong()).isPositive();
         assertThat(member.get("kafka_snapshot_partitions").asInt()).isEqualTo(2);
