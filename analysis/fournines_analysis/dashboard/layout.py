@@ -7,13 +7,15 @@ PLOTLY_PATH = "/static/plotly.min.js"  # the server serves it from the pinned pl
 STATIC_PATH = "/static/dashboard"  # dashboard.js and dashboard.css from static/ beside this file
 
 
-def page(title: str, body: str, data: dict | None = None) -> str:
-    """A whole page. `data`, when given, is handed to dashboard.js as JSON for the interactive plots."""
+def page(title: str, body: str, data: dict | None = None, plots: bool = True) -> str:
+    """A whole page. `data`, when given, is handed to dashboard.js as JSON; `plots`: the page draws
+    with Plotly, so its script is loaded first."""
     # "</" would end the script element early; "<\/" is the same JSON string.
     embedded = "" if data is None else json.dumps(data).replace("</", "<\\/")
     script = "" if data is None else (
         f'<script type="application/json" id="chart-data">{embedded}</script>'
-        f'<script src="{PLOTLY_PATH}"></script><script src="{STATIC_PATH}/dashboard.js"></script>')
+        + (f'<script src="{PLOTLY_PATH}"></script>' if plots else "")
+        + f'<script src="{STATIC_PATH}/dashboard.js"></script>')
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} · fournines</title>
 <link rel="stylesheet" href="{STATIC_PATH}/dashboard.css"></head>

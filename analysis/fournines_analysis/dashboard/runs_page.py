@@ -23,15 +23,14 @@ def runs_page(root: Path) -> str:
             '<button id="compare" type="submit">Compare the runs ticked</button></p>'
             f'<table id="runs"><thead><tr>{head}</tr></thead><tbody>{"".join(map(_row, rows))}</tbody></table>'
             "</form>")
-    return page("Runs", body, data={"page": "runs"})
+    return page("Runs", body, data={"page": "runs"}, plots=False)
 
 
 def _row(row: RunRow) -> str:
     link = f'<a href="/runs/{quote(row.run_id)}">{html.escape(row.run_id)}</a>'
     if row.problem:
-        cells = [link, "unreadable", f'<span class="problem">{html.escape(row.problem)}</span>']
-        return (f'<tr class="broken" data-search="{html.escape(row.searchable)}"><td></td>'
-                + "".join(f"<td>{c}</td>" for c in cells) + f'<td colspan="{len(HEADER) - 4}"></td></tr>')
+        return (f'<tr class="broken" data-search="{html.escape(row.searchable)}"><td></td><td>{link}</td>'
+                f'<td>unreadable</td><td colspan="{len(HEADER) - 3}" class="problem">{html.escape(row.problem)}</td></tr>')
     status = html.escape(row.status) + (f' <span class="mark">{html.escape(row.mark)}</span>' if row.mark else "")
     if row.simulated:
         status += ' <span class="mark simulated">SIMULATED</span>'
@@ -39,4 +38,6 @@ def _row(row: RunRow) -> str:
              html.escape(row.scenario or formatting.MISSING), html.escape(row.engine or formatting.MISSING),
              html.escape(row.started or formatting.MISSING), formatting.rate(row.rate), formatting.micros(row.p99),
              formatting.micros(row.p9999), formatting.number(row.cores)]
-    return f'<tr data-search="{html.escape(row.searchable)}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+    figures = len(HEADER) - 6  # the last columns are figures, aligned right
+    return (f'<tr data-search="{html.escape(row.searchable)}">' + "".join(f"<td>{c}</td>" for c in cells[:-figures])
+            + "".join(f'<td class="figure">{c}</td>' for c in cells[-figures:]) + "</tr>")

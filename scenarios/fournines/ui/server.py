@@ -47,7 +47,8 @@ class PageHandler(tornado.web.RequestHandler):
 
     def write_error(self, status_code, **kwargs):
         error = kwargs.get("exc_info", (None, None))[1]
-        message = f"{type(error).__name__}: {error}" if error else self._reason
+        unexpected = error is not None and not isinstance(error, tornado.web.HTTPError)
+        message = f"{type(error).__name__}: {error} (the trace is in the terminal)" if unexpected else self._reason
         self.finish(problem_page(f"Error {status_code}", message))
 
     def folder(self, run_id: str) -> Path:
