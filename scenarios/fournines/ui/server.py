@@ -26,7 +26,22 @@ PLOTLY_JS = files("plotly") / "package_data" / "plotly.min.js"
 STATIC_DIR = Path(fournines_analysis.dashboard.__file__).parent / "static"
 
 
-class PageHandler(tornado.web.RequestHandler):
+class ProblemPages(tornado.web.RequestHandler):
+    """Errors as pages with one line: the status's reason, or an unexpected error's type and message."""
+
+    def write_error(self, status_code, **kwargs):
+        error = kwargs.get("exc_info", (None, None))[1]
+        unexpected = error is not None and not isinstance(error, tornado.web.HTTPError)
+        message = f"{type(error).__name__}: {error} (the trace is in the terminal)" if unexpected else self._reason
+        self.finish(problem_page(f"Error {status_code}", message))
+
+
+class NoSuchPage(ProblemPages):
+    def prepare(self):
+        raise tornado.web.HTTPError(404)
+
+
+class PageHandler(ProblemPages):
     """Renders a page in the application's one rendering thread and turns bad input into a page."""
 
     def initialize(self, results_root: Path, renderer: ThreadPoolExecutor):
@@ -44,12 +59,6 @@ class PageHandler(tornado.web.RequestHandler):
     def problem(self, status: int, title: str, message: str):
         self.set_status(status)
         self.finish(problem_page(title, message))
-
-    def write_error(self, status_code, **kwargs):
-        error = kwargs.get("exc_info", (None, None))[1]
-        unexpected = error is not None and not isinstance(error, tornado.web.HTTPError)
-        message = f"{type(error).__name__}: {error} (the trace is in the terminal)" if unexpected else self._reason
-        self.finish(problem_page(f"Error {status_code}", message))
 
     def folder(self, run_id: str) -> Path:
         return run_folder(self.results_root, run_id)
@@ -109,7 +118,7 @@ def make_app(results_root: Path) -> tornado.web.Application:
         (r"/compare", CompareHandler, pages),
         (PLOTLY_PATH, PlotlyHandler),
         (STATIC_PATH + r"/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC_DIR)}),
-    ])
+    ], default_handler_class=NoSuchPage)
 
 
 async def serve(results_root: Path, host: str, port: int, ready) -> None:
