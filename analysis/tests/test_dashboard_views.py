@@ -96,3 +96,10 @@ def test_a_comparison_with_a_run_the_gate_refuses_says_why(results, tmp_path):
     edit_run_json(interrupted, status="interrupted")
     page = compare_page([(base.name, base), ("interrupted", interrupted)])
     assert "The gate refuses to judge:" in page and "status: interrupted" in page
+
+
+def test_a_folder_is_read_again_when_it_changes(tmp_path):
+    folder = write_run(tmp_path / "20260101T000000Z-q5", seed=1)
+    assert run_rows(tmp_path)[0].status == "completed"
+    edit_run_json(folder, status="interrupted", padding="x" * 10)  # another size: the change shows even within one mtime tick
+    assert run_rows(tmp_path)[0].status == "interrupted"

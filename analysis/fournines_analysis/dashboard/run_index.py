@@ -3,6 +3,7 @@ scenario, engine, start and key figures, or, for a folder that cannot be read, t
 naming the file and field. A folder holds a run when it has run.json; a folder of runs (ENGINE=a,b
 or EXECUTION=a,b: one sub-folder per variant) is looked into; any other folder is listed as broken."""
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from fournines_analysis.errors import BadInput
@@ -47,6 +48,18 @@ def run_folders(root: Path) -> list[Path]:
 
 
 def run_row(root: Path, folder: Path) -> RunRow:
+    """The folder's row, read again only when a file in it (or in its member folders) changed: reading
+    every .hlog of a long history takes seconds, and the page is reloaded often."""
+    return _row(root, folder, _signature(folder))
+
+
+def _signature(folder: Path) -> tuple:
+    return tuple(sorted((p.relative_to(folder).as_posix(), s.st_mtime_ns, s.st_size)
+                        for p in (*folder.glob("*"), *folder.glob("*/*")) if p.is_file() and (s := p.stat())))
+
+
+@lru_cache(maxsize=4096)
+def _row(root: Path, folder: Path, signature: tuple) -> RunRow:
     run_id = folder.relative_to(root).as_posix()
     try:
         run = load_run(folder)
