@@ -5,6 +5,7 @@ reader as a stack trace: an unknown run is a 404 page naming it, a folder that c
 with the reader's message (file, line, field), anything else a 500 page with the error's one line
 while the trace goes to the terminal."""
 import asyncio
+import http
 from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 from pathlib import Path
@@ -32,7 +33,8 @@ class ProblemPages(tornado.web.RequestHandler):
     def write_error(self, status_code, **kwargs):
         error = kwargs.get("exc_info", (None, None))[1]
         unexpected = error is not None and not isinstance(error, tornado.web.HTTPError)
-        message = f"{type(error).__name__}: {error} (the trace is in the terminal)" if unexpected else self._reason
+        message = f"{type(error).__name__}: {error} (the trace is in the terminal)" if unexpected \
+            else http.HTTPStatus(status_code).phrase
         self.finish(problem_page(f"Error {status_code}", message))
 
 
