@@ -5,7 +5,7 @@ VENV := .venv
 OTAVA_VENV := .venv-otava
 MVN := mvn -B -q --no-transfer-progress
 
-.PHONY: help test test-java test-python build venv lock jmh idle-cost net-bench notebook clean aws-cost aws-up aws-down
+.PHONY: help test test-java test-python build venv lock jmh idle-cost net-bench notebook ui clean aws-cost aws-up aws-down
 
 help:
 	@echo "make test     build and run every Java and Python test (installs what it needs)"
@@ -13,6 +13,7 @@ help:
 	@echo "make idle-cost  CPU and latency of an engine job at 1 000 events/s (RATE=.. to change)"
 	@echo "make net-bench  the member transport (Netty) against plain NIO on loopback (SECONDS=.. per measurement)"
 	@echo "make notebook   Jupyter Lab on analysis/notebooks/ (the latency notebook)"
+	@echo "make ui [PORT=8023]   the dashboard on this checkout's results folders, at http://127.0.0.1:8023/"
 	@echo "make build    build the Java modules without testing"
 	@echo "make lock     re-pin requirements.txt from requirements.in"
 	@echo "make bench-<scenario> [RATE=.. DURATION=.. ...]   play scenarios/<scenario>.yaml (see scenarios/README.md)"
@@ -71,6 +72,9 @@ net-bench:
 
 notebook: venv
 	PYTHONPATH=scenarios:analysis $(VENV)/bin/jupyter lab analysis/notebooks/
+
+ui:
+	./fournines ui $(if $(PORT),--port '$(PORT)')
 
 clean:
 	$(MVN) clean

@@ -95,9 +95,9 @@ def measured_batches(batches: list[BatchCosts], warmup_s: float) -> list[BatchCo
     return [b for b in batches if b.launched_us >= start]
 
 
-def batch_blocks(run_dir: Path, warmup_s: float, title: str) -> list[Block]:
-    """A table of each part's median, p99 and max per batch, and the parts of every batch over time;
-    nothing for a continuous run (no batches.csv)."""
+def batch_blocks(run_dir: Path, warmup_s: float, title: str, plots_dir: Path) -> list[Block]:
+    """A table of each part's median, p99 and max per batch, and the parts of every batch over time
+    (saved into `plots_dir`); nothing for a continuous run (no batches.csv)."""
     path = Path(run_dir) / BATCHES_FILE
     if not path.is_file():
         return []
@@ -117,7 +117,7 @@ def batch_blocks(run_dir: Path, warmup_s: float, title: str) -> list[Block]:
                       "waiting at barriers (a stage's finish to the next stage's launch, the last stage's to the "
                       f"scheduler hearing of it: the reports' trip), in ms. {groups}"),
             Table(["part", "p50 (ms)", "p99 (ms)", "max (ms)"], rows),
-            Image(plots.save(figure, Path(run_dir) / "plots" / "batches.png"), "each batch's scheduling, compute and waiting")]
+            Image(plots.save(figure, plots_dir / "batches.png"), "each batch's scheduling, compute and waiting")]
 
 
 def _parts_figure(batches: list[BatchCosts], parts: np.ndarray, title: str) -> Figure:

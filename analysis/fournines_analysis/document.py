@@ -68,6 +68,12 @@ def to_markdown(blocks: list[Block], folder: Path) -> str:
 
 
 def to_html(blocks: list[Block]) -> str:
+    title = next((b.text for b in blocks if isinstance(b, Heading)), "fournines report")
+    return _PAGE.format(title=html.escape(title), body=html_body(blocks))
+
+
+def html_body(blocks: list[Block]) -> str:
+    """The blocks as HTML elements, images embedded: the page's body, or a part of the dashboard's pages."""
     body = []
     for block in blocks:
         match block:
@@ -86,8 +92,7 @@ def to_html(blocks: list[Block]) -> str:
             case Alert(title, items):
                 entries = "".join(f"<li>{html.escape(item)}</li>" for item in items)
                 body.append(f'<div class="alert"><strong>{html.escape(title)}</strong><ul>{entries}</ul></div>')
-    title = next((b.text for b in blocks if isinstance(b, Heading)), "fournines report")
-    return _PAGE.format(title=html.escape(title), body="\n".join(body))
+    return "\n".join(body)
 
 
 _PAGE = """<!DOCTYPE html>

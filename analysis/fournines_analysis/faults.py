@@ -96,8 +96,9 @@ def recoveries(faults: list[dict], log: LatencyLog, warmup_s: float) -> list[Rec
     return results
 
 
-def fault_blocks(info_fields: dict, log: LatencyLog, warmup_s: float, folder: Path, title: str) -> list[Block]:
-    """The section; nothing for a run without faults in its scenario or record."""
+def fault_blocks(info_fields: dict, log: LatencyLog, warmup_s: float, folder: Path, title: str,
+                 plots_dir: Path) -> list[Block]:
+    """The section, its plots saved into `plots_dir`; nothing for a run without faults in its scenario or record."""
     faults = info_fields.get("faults_injected")
     planned = (info_fields.get("scenario") or {}).get("faults") or []
     if faults is None and not planned:
@@ -125,7 +126,7 @@ def fault_blocks(info_fields: dict, log: LatencyLog, warmup_s: float, folder: Pa
     ]
     for i, r in enumerate(found, start=1):
         figure = around_fault_figure(log, r, f"{title}: {r.label}, {log.name} around the fault")
-        blocks.append(Image(plots.save(figure, folder / "plots" / f"fault-{i}.png"),
+        blocks.append(Image(plots.save(figure, plots_dir / f"fault-{i}.png"),
                             f"{log.name} per interval around fault {i} ({r.label})"))
     return blocks + restart_blocks(folder)
 

@@ -1,8 +1,7 @@
 """The three pictures a latency engineer reads first, as matplotlib Figures (no pyplot, so no global
 state and no display needed; PNGs are rendered by Agg).
 
-- nines: latency against percentile on a 'nines' axis, x = -log10(1 - p), so 90%, 99%, 99.9%, 99.99%
-  are equally spaced and the tail gets the room it deserves;
+- nines: latency against percentile on a 'nines' axis (nines.py);
 - latency over time: each interval's p99 and max, the warm-up shaded (it is left out of the summary);
 - throughput over time, and cores busy when cpu.csv is there;
 - a trend: one metric per panel over a series of runs, each change point marked and the mean of
@@ -15,38 +14,27 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from fournines_analysis.errors import CannotWrite
-from fournines_analysis.histograms import Layout, value_at_percentiles
+from fournines_analysis.histograms import Layout
 from fournines_analysis.hlog import LatencyLog
+from fournines_analysis.nines import nines_curve, nines_label
 from fournines_analysis.timeseries import per_sample_rate
-
-MAX_NINES = 6  # 99.9999%: beyond it no run of ours has enough events to say anything
-_POINTS = 600
-
-
-def nines_label(nines: float) -> str:
-    """Tick label for x = nines: 0 -> 0%, 1 -> 90%, 4 -> 99.99%."""
-    return f"{100 - 100 / 10 ** nines:.{max(int(nines) - 2, 0)}f}%"
 
 
 def nines_figure(curves: list[tuple[str, np.ndarray, Layout]], title: str,
                  marks: list[tuple[str, float, float]] = ()) -> Figure:
-    """One line per (label, pooled counts, layout). Each line stops at x = log10(count): past it the
-    percentile is just the max, and drawing on would claim a resolution the run does not have. A
+    """One line per (label, pooled counts, layout), each ending where nines_curve ends it. A
     series without a value is named in the legend, not drawn. `marks`: (label, percentile, µs)
     values stated elsewhere (a paper's), drawn as black crosses."""
     fig = Figure(figsize=(9, 5.5), layout="constrained")
     ax = fig.add_subplot()
     right = 1
     for label, counts, layout in curves:
-        total = counts.sum()
-        if not total:
+        x, y = nines_curve(counts, layout)
+        if not len(x):
             ax.plot([], [], label=f"{label} (n=0: nothing recorded)")
             continue
-        end = min(np.log10(total), MAX_NINES) if total > 1 else 0
-        x = np.linspace(0, end, _POINTS)
-        y = value_at_percentiles(counts, layout, 100 * (1 - 10.0 ** -x))
-        ax.plot(x, y, drawstyle="steps-post", label=f"{label} (n={total:,.0f})")
-        right = max(right, int(np.ceil(end)))
+        ax.plot(x, y, drawstyle="steps-post", label=f"{label} (n={counts.sum():,.0f})")
+        right = max(right, int(np.ceil(x[-1])))
     for label, percentile, value in marks:
         at = -np.log10(1 - percentile / 100)
         ax.plot(at, value, "x", color="black", markersize=9)

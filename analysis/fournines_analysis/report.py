@@ -23,9 +23,11 @@ def write_report(run_dir: Path | str) -> tuple[Path, Path]:
     return write(report_blocks(run, summarize(run)), run.path)
 
 
-def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
-    """The report's content; its plots are saved into <run>/plots/ on the way. It opens with the run's
-    standing (status, coverage), and the plots carry its mark too, as they may be shown on their own."""
+def report_blocks(run: Run, summary: RunSummary, plots_dir: Path | None = None) -> list[Block]:
+    """The report's content; its plots are saved into `plots_dir` (<run>/plots/ unless given: the
+    dashboard keeps results folders untouched) on the way. It opens with the run's standing (status,
+    coverage), and the plots carry its mark too, as they may be shown on their own."""
+    plots_dir = plots_dir or run.path / "plots"
     standing = standing_of(run)
     title = titled(run.info.scenario_name or run.label, standing)
     blocks: list[Block] = [
@@ -44,22 +46,22 @@ def report_blocks(run: Run, summary: RunSummary) -> list[Block]:
         Heading("Percentile distribution"),
         Image(plots.save(plots.nines_figure(
             [(name, measured_counts(log, run.warmup_s).sum(axis=0), log.layout) for name, log in run.latency.items()],
-            f"{title}: latency by percentile, after warm-up"), run.path / "plots" / "nines.png"),
+            f"{title}: latency by percentile, after warm-up"), plots_dir / "nines.png"),
             "latency by percentile on a nines axis"),
         Heading("Latency over time"),
     ]
     for name, log in run.latency.items():
         figure = plots.latency_over_time_figure(log, run.warmup_s, f"{title}: {name} per interval")
-        blocks.append(Image(plots.save(figure, run.path / "plots" / f"over-time-{file_safe(name)}.png"),
+        blocks.append(Image(plots.save(figure, plots_dir / f"over-time-{file_safe(name)}.png"),
                             f"{name}: p99 and max per interval"))
-    blocks += fault_blocks(run.info.fields, next(iter(run.latency.values())), run.warmup_s, run.path, title)
+    blocks += fault_blocks(run.info.fields, next(iter(run.latency.values())), run.warmup_s, run.path, title, plots_dir)
     if run.throughput is not None:
         figure = plots.throughput_figure(run.throughput, run.cpu, run.warmup_s, f"{title}: throughput")
         blocks += [Heading("Throughput over time"),
-                   Image(plots.save(figure, run.path / "plots" / "throughput.png"), "throughput over time")]
+                   Image(plots.save(figure, plots_dir / "throughput.png"), "throughput over time")]
     else:
         blocks += [Heading("Throughput over time"), Paragraph("No throughput.csv in this results folder.")]
-    blocks += batch_blocks(run.path, run.warmup_s, title)
+    blocks += batch_blocks(run.path, run.warmup_s, title, plots_dir)
     blocks += member_blocks(run.path, run.warmup_s)
     blocks += [Heading("Run context"), context_table(run)]
     return blocks

@@ -2,7 +2,7 @@
 import shutil
 
 from fournines_analysis.compare import write_compare
-from fournines_analysis.plots import nines_label
+from fournines_analysis.nines import nines_label
 from fournines_analysis.report import write_report
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,44 @@
+"""What the dashboard's interactive plots draw, as JSON-ready data: the spectrum on the nines axis,
+each series' p99 and max per interval, throughput and cores busy per sample, the warm-up's end.
+The same numbers as the static plots (plots.py) draw, from the same functions."""
+import math
+
+import numpy as np
+
+from fournines_analysis.nines import MAX_NINES, nines_curve, nines_label
+from fournines_analysis.results import Run
+from fournines_analysis.summary import measured_counts
+from fournines_analysis.timeseries import per_sample_rate
+
+
+def _values(array) -> list[float | None]:
+    """JSON has no NaN: an empty interval's percentile becomes null, a gap in the line."""
+    return [None if not math.isfinite(v) else float(v) for v in np.asarray(array, dtype=float)]
+
+
+def nines_axis() -> dict:
+    """Tick positions and labels of the nines axis, 0 to MAX_NINES."""
+    return {"ticks": list(range(MAX_NINES + 1)), "labels": [nines_label(n) for n in range(MAX_NINES + 1)]}
+
+
+def spectra(runs: list[tuple[str, Run]]) -> list[dict]:
+    """One curve per (label, run) and latency series, after each run's warm-up."""
+    curves = []
+    for label, run in runs:
+        for name, log in run.latency.items():
+            counts = measured_counts(log, run.warmup_s).sum(axis=0)
+            x, y = nines_curve(counts, log.layout)
+            curves.append({"name": f"{label}: {name}" if len(runs) > 1 else name, "count": int(counts.sum()),
+                           "x": _values(x), "y": _values(y)})
+    return curves
+
+
+def over_time(run: Run) -> dict:
+    """Latency per interval for each series, throughput and cores busy per sample; time in seconds since t=0."""
+    latency = [{"name": name, "t": _values(log.start_s + log.length_s / 2), "p99": _values(log.per_interval(99)),
+                "max": _values(log.per_interval(100))} for name, log in run.latency.items()]
+    throughput = None if run.throughput is None else {
+        "t": _values(run.throughput["time_s"]), "events_per_s": _values(run.throughput["events_per_s"])}
+    cores = None if run.cpu is None else {
+        "t": _values(run.cpu["time_s"]), "busy": _values(per_sample_rate(run.cpu, "cpu_seconds"))}
+    return {"warmup_s": run.warmup_s, "latency": latency, "throughput": throughput, "cores": cores}

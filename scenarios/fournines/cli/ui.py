@@ -1,0 +1,33 @@
+"""./fournines ui: the dashboard on this checkout's results folders (scenarios/fournines/ui)."""
+import asyncio
+from pathlib import Path
+
+import click
+
+from fournines.results.folder import RESULTS_ROOT
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; loopback addresses only (the dashboard has no access token yet).")
+@click.option("--port", default=8023, show_default=True, type=click.IntRange(0, 65535), help="0 picks a free port.")
+@click.option("--results", "results_root", default=RESULTS_ROOT, show_default=True,
+              type=click.Path(file_okay=False, path_type=Path), help="The folder of results folders to show.")
+def ui(host, port, results_root):
+    """Serve the dashboard: every run with its key figures, a run's report with interactive plots, runs
+    compared with the gate's verdict. Ctrl-C stops it."""
+    from fournines.ui.address import AddressRefused, checked_host
+
+    try:
+        host = checked_host(host)
+    except AddressRefused as e:
+        raise click.UsageError(str(e)) from e
+    from fournines.ui.server import serve
+
+    try:
+        asyncio.run(serve(results_root.resolve(), host, port,
+                          lambda address: click.echo(f"fournines dashboard: {address}  (Ctrl-C stops it)")))
+    except OSError as e:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from e
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,45 @@
+"""Headless Chromium for the dashboard's browser tests: Debian's chromium and chromium-driver, installed
+with apt-get when missing and this is root; otherwise the tests are skipped with the reason."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+PACKAGES = ("chromium", "chromium-driver")
+
+
+def _found() -> tuple[str, str] | None:
+    browser, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    return (browser, driver) if browser and driver else None
+
+
+def _install() -> str | None:
+    """Installs the packages; None when done, else why not."""
+    if os.geteuid() != 0:
+        return f"not root, so {' and '.join(PACKAGES)} cannot be installed (apt-get install {' '.join(PACKAGES)})"
+    if not shutil.which("apt-get"):
+        return f"no apt-get to install {' and '.join(PACKAGES)} with"
+    env = os.environ | {"DEBIAN_FRONTEND": "noninteractive"}
+    def apt_get(*args):
+        return subprocess.run(["apt-get", *args], env=env, capture_output=True, text=True, timeout=900)
+
+    done = apt_get("install", "-y", "-q", *PACKAGES)
+    if done.returncode != 0:  # a fresh container has no package lists yet: update once and retry
+        apt_get("update", "-q")
+        done = apt_get("install", "-y", "-q", *PACKAGES)
+    if done.returncode != 0:
+        return f"apt-get install {' '.join(PACKAGES)} failed: {done.stderr.strip().splitlines()[-1:]}"
+    return None
+
+
+def chromium_paths() -> tuple[str, str]:
+    """(browser, driver), installing them if needed; skips the test with the reason if it cannot."""
+    found = _found()
+    if found:
+        return found
+    why = _install()
+    found = _found()
+    if not found:
+        pytest.skip(f"dashboard browser tests skipped: no headless Chromium ({why or 'installed, yet not on PATH'})")
+    return found

@@ -1,0 +1,120 @@
+"""./fournines ui in headless Chromium over synthetic results folders: list the runs and filter
+them, open one, compare two, an unknown run and a broken folder. A screenshot of each page is saved
+into target/ui-screenshots/ (ignored by git)."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from browser import chromium_paths
+from synthetic import write_run
+
+REPO = Path(__file__).resolve().parents[3]
+SCREENSHOTS = REPO / "target" / "ui-screenshots"
+BASE, SLOWER, BROKEN = "20260101T000000Z-q5", "20260101T000100Z-q5", "20260101T000200Z-q5"
+
+
+@pytest.fixture(scope="module")
+def dashboard(tmp_path_factory):
+    """The dashboard, started as a user would, on a results root of three folders; its address."""
+    root = tmp_path_factory.mktemp("results")
+    write_run(root / BASE, seed=1)
+    write_run(root / SLOWER, seed=2, slowdown=1.3)
+    (write_run(root / BROKEN, seed=3) / "run.json").write_text(json.dumps({"warmup_s": "five"}))
+    env = os.environ | {"PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}
+    server = subprocess.Popen([sys.executable, "-m", "fournines", "ui", "--port", "0", "--results", str(root)],
+                              stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("fournines dashboard: http://127.0.0.1:"), line
+        yield line.split()[2]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    chromium, driver = chromium_paths()
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,2000"):
+        options.add_argument(flag)
+    with webdriver.Chrome(options=options, service=Service(driver)) as chrome:
+        chrome.implicitly_wait(30)
+        yield chrome
+
+
+def screenshot(browser, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def drawn(browser, chart_id: str) -> None:
+    """Waits until Plotly has drawn into the element (its SVG is there)."""
+    from selenium.webdriver.common.by import By
+
+    assert browser.find_element(By.CSS_SELECTOR, f"#{chart_id} .main-svg")
+
+
+def test_the_runs_are_listed_and_filtered(dashboard, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(dashboard)
+    rows = browser.find_elements(By.CSS_SELECTOR, "#runs tbody tr")
+    assert [r.find_element(By.CSS_SELECTOR, "a").text for r in rows] == [BROKEN, SLOWER, BASE]
+    assert "field 'warmup_s': must be a number" in rows[0].text
+    assert "completed" in rows[2].text and "µs" in rows[2].text
+    screenshot(browser, "runs")
+    browser.find_element(By.ID, "filter").send_keys("000100Z")
+    assert [r.is_displayed() for r in rows] == [False, True, False]
+
+
+def test_a_run_opens_with_its_plots_and_report(dashboard, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(dashboard)
+    browser.find_element(By.LINK_TEXT, BASE).click()
+    for chart in ("spectrum", "latency-0", "throughput"):
+        drawn(browser, chart)
+    page = browser.find_element(By.TAG_NAME, "main").text
+    assert "Latency after warm-up" in page and "Run context" in page and "Traceback" not in page
+    assert all(s.get_attribute("src").startswith(dashboard) for s in browser.find_elements(By.CSS_SELECTOR, "script[src]"))
+    screenshot(browser, "run")
+
+
+def test_two_runs_compared_with_the_gates_verdict(dashboard, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(dashboard)
+    for run in (BASE, SLOWER):
+        browser.find_element(By.CSS_SELECTOR, f'input[value="{run}"]').click()
+    browser.find_element(By.ID, "compare").click()
+    drawn(browser, "spectrum")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#spectrum .scatterlayer .trace")) == 2
+    # The runs come in the table's order, newest first: the slower run is the reference, so the base
+    # run, 30% faster, is an improvement.
+    assert browser.find_element(By.TAG_NAME, "h3").text == f"{BASE} against {SLOWER}"
+    assert browser.find_elements(By.CSS_SELECTOR, "table.verdicts tr.improvement")
+    assert browser.find_element(By.CSS_SELECTOR, ".verdict").text == "gate: passed, no regression"
+    screenshot(browser, "compare")
+
+
+@pytest.mark.parametrize("run_id, title, message", [
+    ("20991231T000000Z-none", "Unknown run", "no run '20991231T000000Z-none' under"),
+    (BROKEN, "This results folder cannot be read", f"{BROKEN}/run.json: field 'warmup_s': must be a number"),
+], ids=["unknown-run", "broken-folder"])
+def test_bad_input_is_a_clear_message(dashboard, browser, run_id, title, message):
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{dashboard}runs/{run_id}")
+    assert browser.find_element(By.TAG_NAME, "h1").text == title
+    text = browser.find_element(By.CSS_SELECTOR, ".problem").text
+    assert message in text and "Traceback" not in browser.page_source
+    screenshot(browser, "unknown-run" if run_id != BROKEN else "broken-folder")
