@@ -2,11 +2,13 @@
 state and no display needed; PNGs are rendered by Agg).
 
 - nines: latency against percentile on a 'nines' axis (nines.py);
-- latency over time: each interval's p99 and max, the warm-up shaded (it is left out of the summary);
+- latency over time: each interval's p99 and max, the warm-up shaded (it is left out of the summary),
+  the members' concurrent GC cycles shaded and their longer pauses marked;
 - throughput over time, and cores busy when cpu.csv is there;
 - a trend: one metric per panel over a series of runs, each change point marked and the mean of
   every stretch between changes drawn across it.
 """
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from fournines_analysis.errors import CannotWrite
+from fournines_analysis.gc_log import GcEvent
 from fournines_analysis.histograms import Layout
 from fournines_analysis.hlog import LatencyLog
 from fournines_analysis.nines import nines_curve, nines_label
@@ -53,13 +56,23 @@ def nines_figure(curves: list[tuple[str, np.ndarray, Layout]], title: str,
     return fig
 
 
-def latency_over_time_figure(log: LatencyLog, warmup_s: float, title: str) -> Figure:
+# A GC pause this long or longer is drawn on the latency plot; shorter ones would hide the line.
+DRAWN_PAUSE_S = 0.001
+
+
+def latency_over_time_figure(log: LatencyLog, warmup_s: float, title: str, gc: Sequence[GcEvent] = ()) -> Figure:
+    """p99 and max per interval; `gc`: the members' GC cycles, shaded, and pauses of 1 ms or more, as lines."""
     fig = Figure(figsize=(9, 4.5), layout="constrained")
     ax = fig.add_subplot()
     middle = log.start_s + log.length_s / 2
     ax.plot(middle, log.per_interval(100), marker=".", label="max per interval")
     ax.plot(middle, log.per_interval(99), marker=".", label="p99 per interval")
     _shade_warmup(ax, min(0.0, log.start_s.min()), warmup_s)
+    for i, cycle in enumerate(e for e in gc if not e.pause):
+        ax.axvspan(cycle.start_s, cycle.end_s, color="tab:purple", alpha=0.2,
+                   label="concurrent GC cycle" if i == 0 else None)
+    for i, pause in enumerate(e for e in gc if e.pause and e.length_s >= DRAWN_PAUSE_S):
+        ax.axvline(pause.start_s, color="tab:red", linestyle=":", label="GC pause ≥ 1 ms" if i == 0 else None)
     log_scale_if_drawn(ax)
     ax.set_xlabel("time since start (s)")
     ax.set_ylabel("latency (µs)")

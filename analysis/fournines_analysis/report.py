@@ -8,10 +8,12 @@ from fournines_analysis import formatting, plots
 from fournines_analysis.batches import batch_blocks
 from fournines_analysis.document import Block, Heading, Image, Paragraph, Table, write
 from fournines_analysis.faults import fault_blocks
+from fournines_analysis.gc_log import gc_events
 from fournines_analysis.jobs import job_blocks
 from fournines_analysis.members import member_blocks
 from fournines_analysis.results import Run, load_run
 from fournines_analysis.runinfo import FIELDS
+from fournines_analysis.stalls import stall_blocks
 from fournines_analysis.standing import opening_blocks, standing_of, titled
 from fournines_analysis.steal import steal_after_warmup
 from fournines_analysis.summary import RunSummary, measured_counts, summarize
@@ -50,11 +52,14 @@ def report_blocks(run: Run, summary: RunSummary, plots_dir: Path | None = None) 
             "latency by percentile on a nines axis"),
         Heading("Latency over time"),
     ]
+    lead = next(iter(run.latency.values()))
+    gc = gc_events(run.path, lead.start_time_s)
     for name, log in run.latency.items():
-        figure = plots.latency_over_time_figure(log, run.warmup_s, f"{title}: {name} per interval")
+        figure = plots.latency_over_time_figure(log, run.warmup_s, f"{title}: {name} per interval", gc)
         blocks.append(Image(plots.save(figure, plots_dir / f"over-time-{file_safe(name)}.png"),
                             f"{name}: p99 and max per interval"))
-    blocks += fault_blocks(run.info.fields, next(iter(run.latency.values())), run.warmup_s, run.path, title, plots_dir)
+    blocks += stall_blocks(lead, run.warmup_s, gc, run.host)
+    blocks += fault_blocks(run.info.fields, lead, run.warmup_s, run.path, title, plots_dir)
     if run.throughput is not None:
         figure = plots.throughput_figure(run.throughput, run.cpu, run.warmup_s, f"{title}: throughput")
         blocks += [Heading("Throughput over time"),

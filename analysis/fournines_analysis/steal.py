@@ -53,10 +53,23 @@ def intervals_after_stolen_seconds(log: LatencyLog, host: pd.DataFrame | None) -
     if host is None:
         return np.zeros(len(log.start_s), dtype=bool)
     time, stolen = _per_sample(host)
-    sample_start = np.concatenate([[-np.inf], time[:-1]])
     marked = stolen >= STOLEN_MARK_S
     begins, ends = log.start_s - 1.0, log.start_s + log.length_s
-    return np.array([bool((marked & (time > b) & (sample_start < e)).any()) for b, e in zip(begins, ends)])
+    return np.array([bool((marked & _overlapping(time, b, e)).any()) for b, e in zip(begins, ends)])
+
+
+def stolen_between(host: pd.DataFrame | None, begin_s: float, end_s: float) -> float | None:
+    """CPU seconds stolen in the samples that overlap [begin_s, end_s]; None without host.csv."""
+    if host is None:
+        return None
+    time, stolen = _per_sample(host)
+    return float(stolen[_overlapping(time, begin_s, end_s)].sum())
+
+
+def _overlapping(time: np.ndarray, begin_s: float, end_s: float) -> np.ndarray:
+    """The samples, each from the previous one's end to its own, that overlap [begin_s, end_s]."""
+    sample_start = np.concatenate([[-np.inf], time[:-1]])
+    return (time > begin_s) & (sample_start < end_s)
 
 
 def _per_sample(host: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
