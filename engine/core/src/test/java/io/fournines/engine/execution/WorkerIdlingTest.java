@@ -42,8 +42,8 @@ class WorkerIdlingTest {
     void busySpinNeverParks() throws Exception {
         WaitingTasklet tasklet = new WaitingTasklet();
         Thread thread = start(Idling.BUSY_SPIN, tasklet);
+        // A thread the OS took the core from is still RUNNABLE: this holds on a loaded machine too.
         assertThat(statesWhileIdle(thread)).containsOnly(Thread.State.RUNNABLE);
-        assertThat(roundsIn(tasklet, 20)).as("rounds in 20 ms of spinning").isGreaterThan(1_000);
         tasklet.work.set(true);
         awaitDone(tasklet, thread);
     }
@@ -53,8 +53,8 @@ class WorkerIdlingTest {
         WaitingTasklet tasklet = new WaitingTasklet();
         Thread thread = start(Idling.JET_BACKOFF, tasklet);
         assertThat(statesWhileIdle(thread)).contains(Thread.State.TIMED_WAITING);
-        // Parks of at most 500 µs: at least some tens of rounds in 100 ms, where busy spinning makes millions.
-        assertThat(roundsIn(tasklet, 100)).isBetween(20L, 100_000L);
+        // Parks of 25 µs to 500 µs: far fewer rounds than busy spinning's millions (a loaded machine only lowers the count).
+        assertThat(roundsIn(tasklet, 100)).isLessThan(100_000L);
         // Nothing wakes it (never armed): it finds the work by polling.
         tasklet.work.set(true);
         awaitDone(tasklet, thread);
@@ -69,10 +69,16 @@ class WorkerIdlingTest {
         assertThat(ExecutionConfig.defaults().idling()).isEqualTo(Idling.PARK_BACKOFF);
     }
 
-    private Thread start(Idling idling, Tasklet tasklet) {
+    private Thread start(Idling idling, WaitingTasklet tasklet) {
         worker = new Worker("test-worker-" + idling.spelled(), idling, MIN_PARK, MAX_PARK, false);
         Thread thread = worker.start();
         worker.add(tasklet);
+        // Until it takes the tasklet in, a worker with none waits for one whatever its idling: not what is tested.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (tasklet.calls.get() == 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(tasklet.calls.get()).as("the worker took the tasklet in").isPositive();
         return thread;
     }
 
