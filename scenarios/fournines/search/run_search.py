@@ -14,6 +14,8 @@ from fournines.spec.scenario import load_scenario
 from fournines.targets.prepare import resolve
 from fournines_analysis.errors import BadInput
 from fournines_analysis.slo import Bound
+from fournines_analysis.stalls import slowest_against_chance
+from fournines_analysis.steal import STOLEN_MARK_S
 from fournines_analysis.summary import measured_counts
 
 CONFIRM_FACTOR = 2  # a confirmation measures this many times as long as a trial
@@ -51,6 +53,9 @@ def run_search(ref: str, overrides: Overrides, slo: tuple[Bound, ...], slo_text:
     thin = _thin_tail(slo, [t for _, t in ran])
     if thin:
         findings.append(thin)
+    decided = _what_decided_the_misses([t for _, t in ran])
+    if decided:
+        findings.append(decided)
     findings.append(f"A rate is sustained when, after the warm-up, {slo_text} holds, the source's lag and the "
                     f"backlog do not grow (a least-squares trend over the run), no event was dropped or late, "
                     f"and every event made was processed; the search bisects until its bracket is within "
@@ -67,6 +72,25 @@ def _printer(name: str):
     def say(line: str) -> None:
         print(f"search {name}: {line}", file=sys.stderr, flush=True)
     return say
+
+
+def _what_decided_the_misses(trials: list) -> str | None:
+    """What coincided with the slowest interval of each run that missed its SLO and nothing else,
+    against chance: a host or a JVM that stalls now and then makes a search's verdicts, and so its
+    rate, vary."""
+    seen = [slowest_against_chance(t.run) for t in trials
+            if t.run is not None and t.problems and all(p.startswith("SLO not met") for p in t.problems)]
+    seen = [s for s in seen if s is not None]
+    if not seen:
+        return None
+    gc = sum(c.gc for c, _ in seen)
+    stolen = sum(c.host_lost_cpu for c, _ in seen)
+    neither = sum(not c.gc and not c.host_lost_cpu for c, _ in seen)
+    chance = sum(share for _, share in seen) / len(seen)
+    return (f"Of the {len(seen)} runs that missed only the SLO, the slowest interval fell in a GC cycle or a pause "
+            f"of 1 ms or more in {gc} (by chance about {chance:.0%} of their intervals do) and in a second the host "
+            f"lost at least {STOLEN_MARK_S * 1e3:g} ms of CPU in {stolen}; {neither} had neither. Each run's report "
+            f"lists its slowest intervals and what coincided.")
 
 
 def _thin_tail(slo: tuple[Bound, ...], trials: list) -> str | None:
