@@ -21,7 +21,7 @@ def trends_page(scenarios: dict[str, list[Path]], scenario: str | None, otava_py
     if otava_python.exists():
         found = trend(folders, otava_python)
         table, columns, left_out, settings = found.table, found.columns, found.left_out, found.settings
-        changes = [{"metric": c.metric, "index": c.index, "run": c.run, "relative": c.relative, "worse": c.worse}
+        changes = [{"metric": c.metric, "index": int(c.index), "run": c.run, "relative": float(c.relative), "worse": bool(c.worse)}
                    for c in found.changes]
         note = f"Change points: {html.escape(settings)}."
     else:

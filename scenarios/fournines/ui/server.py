@@ -108,8 +108,12 @@ class LiveHandler(PageHandler):
         if ended:  # its report says all the live view did
             self.redirect(f"/runs/{quote(run_id)}")
             return
-        await self.render_page(lambda: live_page(run_id, start_record(self.folder(run_id)).get("scenario"),
-                                                 self.xsrf_form_html()))
+        await self.render_page(lambda: live_page(run_id, self._scenario(self.folder(run_id)), self.xsrf_form_html()))
+
+    @staticmethod
+    def _scenario(folder: Path) -> str | None:
+        """From the runner's start record; none yet in a folder just made (the page waits for it)."""
+        return start_record(folder).get("scenario") if (folder / "live.jsonl").is_file() else None
 
 
 class StopHandler(PageHandler):

@@ -3,6 +3,7 @@ with apt-get when missing and this is root; otherwise the tests are skipped with
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +44,20 @@ def chromium_paths() -> tuple[str, str]:
     if not found:
         pytest.skip(f"dashboard browser tests skipped: no headless Chromium ({why or 'installed, yet not on PATH'})")
     return found
+
+
+REPO = Path(__file__).resolve().parents[3]
+SCREENSHOTS = REPO / "target" / "ui-screenshots"
+
+
+def screenshot(browser, name: str) -> None:
+    """The page as the browser shows it, into target/ui-screenshots/ (ignored by git)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def drawn(browser, chart_id: str) -> None:
+    """Waits until Plotly has drawn into the element (its SVG is there)."""
+    from selenium.webdriver.common.by import By
+
+    assert browser.find_element(By.CSS_SELECTOR, f"#{chart_id} .main-svg")

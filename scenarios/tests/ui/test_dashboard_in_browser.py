@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from browser import chromium_paths
+from browser import REPO, drawn, screenshot
 from synthetic import write_run
 
-REPO = Path(__file__).resolve().parents[3]
-SCREENSHOTS = REPO / "target" / "ui-screenshots"
 BASE, SLOWER, BROKEN = "20260101T000000Z-q5", "20260101T000100Z-q5", "20260101T000200Z-q5"
 
 
@@ -34,33 +32,6 @@ def dashboard(tmp_path_factory):
     finally:
         server.terminate()
         server.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    chromium, driver = chromium_paths()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,2000"):
-        options.add_argument(flag)
-    with webdriver.Chrome(options=options, service=Service(driver)) as chrome:
-        chrome.implicitly_wait(30)
-        yield chrome
-
-
-def screenshot(browser, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
-
-
-def drawn(browser, chart_id: str) -> None:
-    """Waits until Plotly has drawn into the element (its SVG is there)."""
-    from selenium.webdriver.common.by import By
-
-    assert browser.find_element(By.CSS_SELECTOR, f"#{chart_id} .main-svg")
 
 
 def test_the_runs_are_listed_and_filtered(dashboard, browser):
