@@ -10,7 +10,9 @@ from fournines_analysis.dashboard.layout import page
 
 def live_page(run_id: str, scenario: str | None, xsrf_field: str) -> str:
     address = quote(run_id)
-    body = f"""<h1>Live: {html.escape(scenario or run_id)} <small>{html.escape(run_id)}</small></h1>
+    # A folder just made has no live.jsonl yet, so no scenario name: the run id says it.
+    title = f"{html.escape(scenario)} <small>{html.escape(run_id)}</small>" if scenario else html.escape(run_id)
+    body = f"""<h1>Live: {title}</h1>
 <p id="live-status" class="live-status">connecting…</p>
 <form id="stop-form" method="post" action="/live/{address}/stop">{xsrf_field}
 <button id="stop" type="submit">Stop the run (as Ctrl-C)</button></form>

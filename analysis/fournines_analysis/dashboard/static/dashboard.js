@@ -62,7 +62,7 @@
   // most once a second, as the runner writes.
   function live() {
     const members = {}, status = document.getElementById("live-status"), faults = document.getElementById("live-faults");
-    let dirty = false;
+    let dirty = false, revision = 0;
     const us = v => (v === null || v === undefined) ? "–" : `${Math.round(v).toLocaleString()} µs`;
     function progress(r) {
       const m = members[r.member] || (members[r.member] = { t: [], p99: [], p9999: [], target: [], achieved: [], behind: [] });
@@ -92,18 +92,20 @@
     }
     function charts() {
       const each = (f) => Object.entries(members).flatMap(([name, m]) => f(name, m));
-      const time = { title: { text: "elapsed (s)" } };
+      // The arrays grow in place: a new datarevision is what tells Plotly.react to draw them again.
+      const time = { title: { text: "elapsed (s)" } }, datarevision = ++revision;
       Plotly.react("live-latency", each((name, m) => [
         { x: m.t, y: m.p99, name: `${name} p99`, mode: "lines+markers" },
         { x: m.t, y: m.p9999, name: `${name} p99.99`, mode: "lines+markers" }]),
-        { title: { text: "latency of each interval" }, xaxis: time, yaxis: latencyAxis() }, config);
+        { title: { text: "latency of each interval" }, xaxis: time, yaxis: latencyAxis(), datarevision }, config);
       Plotly.react("live-rate", each((name, m) => [
         { x: m.t, y: m.target, name: `${name} target`, mode: "lines", line: { dash: "dash" } },
         { x: m.t, y: m.achieved, name: `${name} achieved`, mode: "lines+markers" }]),
-        { title: { text: "target and achieved rate" }, xaxis: time, yaxis: { title: { text: "events/s" }, rangemode: "tozero" } }, config);
+        { title: { text: "target and achieved rate" }, xaxis: time, yaxis: { title: { text: "events/s" }, rangemode: "tozero" },
+          datarevision }, config);
       Plotly.react("live-lag", each((name, m) => [{ x: m.t, y: m.behind, name, mode: "lines+markers" }]),
         { title: { text: "schedule lag: how far the source is behind its schedule" }, xaxis: time,
-          yaxis: { title: { text: "behind (ms)" }, rangemode: "tozero" } }, config);
+          yaxis: { title: { text: "behind (ms)" }, rangemode: "tozero" }, datarevision }, config);
     }
     setInterval(() => { if (dirty) { dirty = false; table(); charts(); } }, 1000);
     const source = new EventSource(data.events);
