@@ -3,6 +3,7 @@ with apt-get when missing and this is root; otherwise the tests are skipped with
 import os
 import shutil
 import subprocess
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,18 @@ def drawn(browser, chart_id: str) -> None:
     from selenium.webdriver.common.by import By
 
     assert browser.find_element(By.CSS_SELECTOR, f"#{chart_id} .main-svg")
+
+
+@contextmanager
+def served(command: list[str]):
+    """The dashboard started by `command` (it prints its address first); its address. SIGTERM at the
+    end, which stops the runs it started before it exits."""
+    env = os.environ | {"PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("fournines dashboard: http://127.0.0.1:"), line
+        yield line.split()[2]
+    finally:
+        server.terminate()
+        server.wait(timeout=90)

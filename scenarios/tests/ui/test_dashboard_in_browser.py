@@ -2,14 +2,11 @@
 them, open one, compare two, an unknown run and a broken folder. A screenshot of each page is saved
 into target/ui-screenshots/ (ignored by git)."""
 import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from browser import REPO, drawn, screenshot
+from browser import drawn, screenshot, served
 from synthetic import write_run
 
 BASE, SLOWER, BROKEN = "20260101T000000Z-q5", "20260101T000100Z-q5", "20260101T000200Z-q5"
@@ -22,16 +19,8 @@ def dashboard(tmp_path_factory):
     write_run(root / BASE, seed=1)
     write_run(root / SLOWER, seed=2, slowdown=1.3)
     (write_run(root / BROKEN, seed=3) / "run.json").write_text(json.dumps({"warmup_s": "five"}))
-    env = os.environ | {"PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}
-    server = subprocess.Popen([sys.executable, "-m", "fournines", "ui", "--port", "0", "--results", str(root)],
-                              stdout=subprocess.PIPE, text=True, env=env)
-    try:
-        line = server.stdout.readline()
-        assert line.startswith("fournines dashboard: http://127.0.0.1:"), line
-        yield line.split()[2]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with served([sys.executable, "-m", "fournines", "ui", "--port", "0", "--results", str(root)]) as address:
+        yield address
 
 
 def test_the_runs_are_listed_and_filtered(dashboard, browser):

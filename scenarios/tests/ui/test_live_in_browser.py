@@ -5,13 +5,11 @@ committed history with its change point. Screenshots into target/ui-screenshots/
 leaves no process of the run behind."""
 import os
 import shutil
-import subprocess
 import sys
-import time
 
 import pytest
 
-from browser import REPO, drawn, screenshot
+from browser import REPO, drawn, screenshot, served
 
 SCAFFOLDING = REPO / "scenarios" / "tests" / "process_scaffolding"
 HISTORY = REPO / "analysis" / "tests" / "fixtures" / "trend-series"  # 24 runs of q5-gate, a step at run 13
@@ -25,16 +23,8 @@ def root(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def dashboard(root):
-    env = os.environ | {"PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}
-    server = subprocess.Popen([sys.executable, str(SCAFFOLDING / "dashboard_with_stand_in.py"), str(root), "endless"],
-                              stdout=subprocess.PIPE, text=True, env=env)
-    try:
-        line = server.stdout.readline()
-        assert line.startswith("fournines dashboard: http://127.0.0.1:"), line
-        yield line.split()[2]
-    finally:
-        server.terminate()  # as Ctrl-C: the runs it started are stopped first
-        server.wait(timeout=90)
+    with served([sys.executable, str(SCAFFOLDING / "dashboard_with_stand_in.py"), str(root), "endless"]) as address:
+        yield address
 
 
 def elapsed(browser) -> str:
