@@ -1,6 +1,6 @@
 """The live view's routes and the controls without a browser: the event stream of a run that ended and
 of one whose runner vanished, a run in progress on the runs page, a stop asked of a run not playing,
-and the start form's check, problem by field, exactly as the CLI's."""
+the start form's check, problem by field, exactly as the CLI's, and a trend asked of too few runs."""
 import json
 import os
 import subprocess
@@ -85,3 +85,16 @@ def test_problems_are_put_by_field_as_the_cli_words_them():
     engines = problems("q0", ["ENGINE=fournines,nosuch"])  # a compared setting: each value checked
     assert list(engines) == ["ENGINE"] and 'is "nosuch" (set by override ENGINE=nosuch)' in engines["ENGINE"][0]
     assert "no scenario of that name" in problems("nosuch", [])[SCENARIO_FIELD][0]
+
+
+class TrendsRouteTest(AsyncHTTPTestCase):
+    def get_app(self):
+        self.root = Path(tempfile.mkdtemp(prefix="fournines-ui-test-"))
+        write_run(self.root / ENDED, seed=1)
+        return server.make_app(self.root)
+
+    def test_too_few_runs_for_a_trend_is_said_on_the_page(self):
+        for scenario, count in (("synthetic", 1), ("nosuch", 0)):
+            response = self.fetch(f"/trends?scenario={scenario}")
+            assert response.code == 200
+            assert f"A trend needs at least 3 runs; {scenario} has {count} here." in response.body.decode()
