@@ -1,8 +1,9 @@
 """The dashboard's controls, live view and trends in headless Chromium: a short q0 run started from the
 page (its member the stand-in, process_scaffolding/stand_in_child.py, so no engine is built), its live
-view watched until its numbers move, stopped from the page as Ctrl-C stops it, then the trend of a
-committed history with its change point. Screenshots into target/ui-screenshots/; the server's exit
+view watched until its numbers move, stopped from the page as Ctrl-C stops it; a cluster run's faults
+shown as they fire; then the trend of a committed history with its change point. Screenshots into target/ui-screenshots/; the server's exit
 leaves no process of the run behind."""
+import json
 import os
 import shutil
 import sys
@@ -72,6 +73,29 @@ def test_a_run_started_from_the_page_is_watched_live_and_stopped(dashboard, brow
     screenshot(browser, "live-stopped")
     pids = [int(p) for p in (root / run_id / "pids").read_text().split()]
     assert not [p for p in pids if _alive(p)], "the stand-in member or its child outlived the stop"
+
+
+def test_a_run_started_from_a_terminal_shows_its_faults_as_they_fire(dashboard, browser, root):
+    """A live.jsonl as a cluster run's runner writes it; this test's process stands for the runner."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    run = root / "20261201T000000Z-q5-fault"
+    run.mkdir()
+    progress = {"type": "progress", "phase": "measure", "target_rate": 1000, "achieved_rate": 1000.0,
+                "p99_us": 900, "p9999_us": 5000, "behind_ms": 0.1}
+    records = [{"type": "start", "runner_pid": os.getpid(), "scenario": "q5-fault", "expected_s": 20.0, "at": 0.0},
+               *({**progress, "member": f"member-{m}", "elapsed_s": 5.0, "at": 5.0} for m in (1, 2, 3)),
+               {"type": "fault", "text": "kill member-2 at t=5.0 s", "at": 5.0}]
+    (run / "live.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    browser.get(f"{dashboard}live/{run.name}")
+    WebDriverWait(browser, 10).until(lambda b: "kill member-2" in b.find_element(By.ID, "live-faults").text)
+    WebDriverWait(browser, 10).until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#live-members tbody tr")) == 3)
+    with open(run / "live.jsonl", "a") as log:  # the runner writes on: the page follows
+        log.write(json.dumps({**progress, "member": "member-1", "elapsed_s": 6.0, "at": 6.0}) + "\n")
+    WebDriverWait(browser, 10).until(lambda b: "6.0 s" in b.find_element(By.ID, "live-members").text)
+    screenshot(browser, "live-faults")
+    shutil.rmtree(run)
 
 
 def test_the_trend_of_a_history_marks_its_change_point(dashboard, browser):
