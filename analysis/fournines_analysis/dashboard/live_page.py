@@ -1,6 +1,7 @@
 """A run's live view: its progress as the runner shows it, every second, read from the run's live.jsonl
 through the server's event stream (dashboard.js draws it): each member's p99 and p99.99 of the last
-interval, target against achieved rate, schedule lag, and the faults as they fire. The job graph with
+interval, target against achieved rate, schedule lag, and the faults as they fire (listed, and marked
+on the charts). The job graph with
 per-vertex figures is not drawn yet."""
 import html
 from urllib.parse import quote

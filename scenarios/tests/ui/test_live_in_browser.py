@@ -94,6 +94,7 @@ def test_a_run_started_from_a_terminal_shows_its_faults_as_they_fire(dashboard, 
     with open(run / "live.jsonl", "a") as log:  # the runner writes on: the page follows
         log.write(json.dumps({**progress, "member": "member-1", "elapsed_s": 6.0, "at": 6.0}) + "\n")
     WebDriverWait(browser, 10).until(lambda b: "6.0 s" in b.find_element(By.ID, "live-members").text)
+    assert browser.find_elements(By.CSS_SELECTOR, "#live-latency .shapelayer path")  # the fault, marked
     screenshot(browser, "live-faults")
     shutil.rmtree(run)
 

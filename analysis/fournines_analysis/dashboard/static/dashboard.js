@@ -62,13 +62,14 @@
   // most once a second, as the runner writes.
   function live() {
     const members = {}, status = document.getElementById("live-status"), faults = document.getElementById("live-faults");
-    let dirty = false, revision = 0;
+    let dirty = false, revision = 0, latest = null;
+    const faultTimes = [];  // on the charts' elapsed axis
     const us = v => (v === null || v === undefined) ? "–" : `${Math.round(v).toLocaleString()} µs`;
     function progress(r) {
       const m = members[r.member] || (members[r.member] = { t: [], p99: [], p9999: [], target: [], achieved: [], behind: [] });
       m.t.push(r.elapsed_s); m.p99.push(r.p99_us); m.p9999.push(r.p9999_us);
       m.target.push(r.target_rate); m.achieved.push(r.achieved_rate); m.behind.push(r.behind_ms);
-      m.latest = r;
+      m.latest = latest = r;
       dirty = true;
     }
     function fault(r) {
@@ -77,6 +78,8 @@
       const item = document.createElement("li");
       item.textContent = `${new Date(r.at * 1000).toISOString().slice(11, 19)} UTC: ${r.text}`;
       faults.appendChild(item);
+      // A fault is stamped with the wall clock; the last progress line ties that to the run's elapsed time.
+      if (latest) { faultTimes.push(r.at - (latest.at - latest.elapsed_s)); dirty = true; }
     }
     function table() {
       const body = document.querySelector("#live-members tbody");
@@ -94,18 +97,20 @@
       const each = (f) => Object.entries(members).flatMap(([name, m]) => f(name, m));
       // The arrays grow in place: a new datarevision is what tells Plotly.react to draw them again.
       const time = { title: { text: "elapsed (s)" } }, datarevision = ++revision;
+      const shapes = faultTimes.map(t => ({ type: "line", xref: "x", yref: "paper", x0: t, x1: t, y0: 0, y1: 1,
+                                            line: { color: "#c62828", dash: "dot", width: 2 } }));
       Plotly.react("live-latency", each((name, m) => [
         { x: m.t, y: m.p99, name: `${name} p99`, mode: "lines+markers" },
         { x: m.t, y: m.p9999, name: `${name} p99.99`, mode: "lines+markers" }]),
-        { title: { text: "latency of each interval" }, xaxis: time, yaxis: latencyAxis(), datarevision }, config);
+        { title: { text: "latency of each interval" }, xaxis: time, yaxis: latencyAxis(), shapes, datarevision }, config);
       Plotly.react("live-rate", each((name, m) => [
         { x: m.t, y: m.target, name: `${name} target`, mode: "lines", line: { dash: "dash" } },
         { x: m.t, y: m.achieved, name: `${name} achieved`, mode: "lines+markers" }]),
         { title: { text: "target and achieved rate" }, xaxis: time, yaxis: { title: { text: "events/s" }, rangemode: "tozero" },
-          datarevision }, config);
+          shapes, datarevision }, config);
       Plotly.react("live-lag", each((name, m) => [{ x: m.t, y: m.behind, name, mode: "lines+markers" }]),
         { title: { text: "schedule lag: how far the source is behind its schedule" }, xaxis: time,
-          yaxis: { title: { text: "behind (ms)" }, rangemode: "tozero" }, datarevision }, config);
+          yaxis: { title: { text: "behind (ms)" }, rangemode: "tozero" }, shapes, datarevision }, config);
     }
     setInterval(() => { if (dirty) { dirty = false; table(); charts(); } }, 1000);
     const source = new EventSource(data.events);
