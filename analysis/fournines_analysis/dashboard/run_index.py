@@ -43,7 +43,7 @@ def run_folders(root: Path) -> list[Path]:
         return []
     found = []
     for folder in (p for p in root.iterdir() if p.is_dir() and p.name not in _NOT_RUNS and not p.name.startswith(".")):
-        variants = [p for p in folder.iterdir() if p.is_dir() and (p / "run.json").is_file()]
+        variants = [p for p in folder.iterdir() if p.is_dir() and ((p / "run.json").is_file() or is_live(p))]
         found += [folder] if (folder / "run.json").exists() or not variants else variants
     return sorted(found, key=lambda p: p.relative_to(root).as_posix(), reverse=True)
 

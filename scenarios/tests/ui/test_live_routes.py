@@ -1,6 +1,6 @@
 """The live view's routes and the controls without a browser: the event stream of a run that ended and
 of one whose runner vanished, a run in progress on the runs page, a stop asked of a run not playing,
-the start form's check, problem by field, exactly as the CLI's, and a trend asked of too few runs."""
+the start form's check, problem by field, exactly as the CLI's, and a trend asked of too few runs, a variant of ENGINE=a,b playing."""
 import json
 import os
 import subprocess
@@ -12,6 +12,7 @@ from tornado.testing import AsyncHTTPTestCase
 
 from fournines.ui import server
 from fournines.ui.start_request import SCENARIO_FIELD, assignments, problems
+from fournines_analysis.dashboard.run_index import run_folder, run_rows
 from synthetic import write_run
 
 PLAYING, LOST, ENDED = "20260101T000000Z-q0", "20260101T000100Z-q0", "20260101T000200Z-q0"
@@ -98,3 +99,10 @@ class TrendsRouteTest(AsyncHTTPTestCase):
             response = self.fetch(f"/trends?scenario={scenario}")
             assert response.code == 200
             assert f"A trend needs at least 3 runs; {scenario} has {count} here." in response.body.decode()
+
+
+def test_a_variant_playing_has_its_live_view(tmp_path):
+    """ENGINE=a,b: the first variant plays while the second's folder is still to come."""
+    live_log(tmp_path / "20260101T000000Z-q5" / "fournines", os.getpid(), PROGRESS)
+    assert run_folder(tmp_path, "20260101T000000Z-q5/fournines") == tmp_path / "20260101T000000Z-q5" / "fournines"
+    assert [(r.run_id, r.status) for r in run_rows(tmp_path)] == [("20260101T000000Z-q5/fournines", "running")]
