@@ -83,10 +83,7 @@ class Trend:
 
 def trend(dirs: list[Path | str], otava_python: Path, window: int = 30, max_pvalue: float = 0.001,
           min_magnitude: float = 0.0) -> Trend:
-    runs, left_out = _standing_runs([Path(d) for d in dirs])
-    if len(runs) < 3:
-        raise BadInput(Path(dirs[0]), f"a trend needs at least 3 runs that stand, found {len(runs)}")
-    table, columns = _metric_table(runs)
+    table, columns, left_out = metric_series(dirs)
     request = {"series": {name: table[name].tolist() for name in columns}, "window_len": window,
                "max_pvalue": max_pvalue, "min_magnitude": min_magnitude}
     found = _otava(otava_python, request)
@@ -103,6 +100,15 @@ def trend(dirs: list[Path | str], otava_python: Path, window: int = 30, max_pval
     settings = (f"Apache Otava change points at p <= {max_pvalue:g}, window {window} runs"
                 + (f", at least {min_magnitude:.0%} change" if min_magnitude else ""))
     return Trend(table, columns, changes, left_out, settings)
+
+
+def metric_series(dirs: list[Path | str]) -> tuple[pd.DataFrame, dict[str, Column], list[str]]:
+    """The runs that stand, in time order, a row each and a column per metric; the runs left out, with why."""
+    runs, left_out = _standing_runs([Path(d) for d in dirs])
+    if len(runs) < 3:
+        raise BadInput(Path(dirs[0]), f"a trend needs at least 3 runs that stand, found {len(runs)}")
+    table, columns = _metric_table(runs)
+    return table, columns, left_out
 
 
 def _standing_runs(dirs: list[Path]) -> tuple[list[Run], list[str]]:

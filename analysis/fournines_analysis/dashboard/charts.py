@@ -11,7 +11,7 @@ from fournines_analysis.summary import measured_counts
 from fournines_analysis.timeseries import per_sample_rate
 
 
-def _values(array) -> list[float | None]:
+def values(array) -> list[float | None]:
     """JSON has no NaN: an empty interval's percentile becomes null, a gap in the line."""
     return [None if not math.isfinite(v) else float(v) for v in np.asarray(array, dtype=float)]
 
@@ -29,16 +29,16 @@ def spectra(runs: list[tuple[str, Run]]) -> list[dict]:
             counts = measured_counts(log, run.warmup_s).sum(axis=0)
             x, y = nines_curve(counts, log.layout)
             curves.append({"name": f"{label}: {name}" if len(runs) > 1 else name, "count": int(counts.sum()),
-                           "x": _values(x), "y": _values(y)})
+                           "x": values(x), "y": values(y)})
     return curves
 
 
 def over_time(run: Run) -> dict:
     """Latency per interval for each series, throughput and cores busy per sample; time in seconds since t=0."""
-    latency = [{"name": name, "t": _values(log.start_s + log.length_s / 2), "p99": _values(log.per_interval(99)),
-                "max": _values(log.per_interval(100))} for name, log in run.latency.items()]
+    latency = [{"name": name, "t": values(log.start_s + log.length_s / 2), "p99": values(log.per_interval(99)),
+                "max": values(log.per_interval(100))} for name, log in run.latency.items()]
     throughput = None if run.throughput is None else {
-        "t": _values(run.throughput["time_s"]), "events_per_s": _values(run.throughput["events_per_s"])}
+        "t": values(run.throughput["time_s"]), "events_per_s": values(run.throughput["events_per_s"])}
     cores = None if run.cpu is None else {
-        "t": _values(run.cpu["time_s"]), "busy": _values(per_sample_rate(run.cpu, "cpu_seconds"))}
+        "t": values(run.cpu["time_s"]), "busy": values(per_sample_rate(run.cpu, "cpu_seconds"))}
     return {"warmup_s": run.warmup_s, "latency": latency, "throughput": throughput, "cores": cores}

@@ -19,7 +19,7 @@ def page(title: str, body: str, data: dict | None = None, plots: bool = True) ->
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} · fournines</title>
 <link rel="stylesheet" href="{STATIC_PATH}/dashboard.css"></head>
-<body><nav><a href="/">Runs</a></nav>
+<body><nav><a href="/">Runs</a> <a href="/trends">Trends</a> <a href="/start">Start a run</a></nav>
 <main>
 {body}
 </main>

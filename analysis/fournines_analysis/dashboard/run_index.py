@@ -1,17 +1,18 @@
 """Every results folder under a results root, each as one row of the runs page: its standing,
 scenario, engine, start and key figures, or, for a folder that cannot be read, the reader's message
-naming the file and field. A folder holds a run when it has run.json; a folder of runs (ENGINE=a,b
+naming the file and field. A folder holds a run when it has run.json, or live.jsonl while it plays; a folder of runs (ENGINE=a,b
 or EXECUTION=a,b: one sub-folder per variant) is looked into; any other folder is listed as broken."""
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from fournines_analysis.dashboard.live_records import is_live, start_record
 from fournines_analysis.errors import BadInput
 from fournines_analysis.results import load_run
 from fournines_analysis.standing import standing_of
 from fournines_analysis.summary import summarize
 
-_NOT_RUNS = ("plots",)  # folders the runner writes beside runs
+_NOT_RUNS = ("plots",)  # folders the runner writes beside runs; hidden ones (the dashboard's launch logs) neither
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,8 @@ def run_folders(root: Path) -> list[Path]:
     if not root.is_dir():
         return []
     found = []
-    for folder in (p for p in root.iterdir() if p.is_dir() and p.name not in _NOT_RUNS):
-        variants = [p for p in folder.iterdir() if p.is_dir() and (p / "run.json").is_file()]
+    for folder in (p for p in root.iterdir() if p.is_dir() and p.name not in _NOT_RUNS and not p.name.startswith(".")):
+        variants = [p for p in folder.iterdir() if p.is_dir() and ((p / "run.json").is_file() or is_live(p))]
         found += [folder] if (folder / "run.json").exists() or not variants else variants
     return sorted(found, key=lambda p: p.relative_to(root).as_posix(), reverse=True)
 
@@ -62,6 +63,8 @@ def _signature(folder: Path) -> tuple:
 def _row(root: Path, folder: Path, signature: tuple) -> RunRow:
     run_id = folder.relative_to(root).as_posix()
     try:
+        if is_live(folder):
+            return _live_row(run_id, start_record(folder))
         run = load_run(folder)
         summary = summarize(run)
     except BadInput as e:
@@ -73,6 +76,11 @@ def _row(root: Path, folder: Path, signature: tuple) -> RunRow:
                   ", ".join(engine) if isinstance(engine, list) else engine, fields.get("started_at"),
                   bool(fields.get("simulated")), summary.throughput, first.percentiles[99.0],
                   first.percentiles[99.99], summary.cores)
+
+
+def _live_row(run_id: str, start: dict) -> RunRow:
+    """A run without run.json yet: its figures come when it ends; the live view says whether it still plays."""
+    return RunRow(run_id, "running", "", start.get("scenario"), None, None, False, None, None, None, None)
 
 
 def run_rows(root: Path) -> list[RunRow]:

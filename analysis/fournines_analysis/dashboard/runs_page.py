@@ -28,6 +28,8 @@ def runs_page(root: Path) -> str:
 
 def _row(row: RunRow) -> str:
     link = f'<a href="/runs/{quote(row.run_id)}">{html.escape(row.run_id)}</a>'
+    if row.status == "running":
+        link += f' <a class="live" href="/live/{quote(row.run_id)}">live view</a>'
     if row.problem:
         return (f'<tr class="broken" data-search="{html.escape(row.searchable)}"><td></td><td>{link}</td>'
                 f'<td>unreadable</td><td colspan="{len(HEADER) - 3}" class="problem">{html.escape(row.problem)}</td></tr>')

@@ -15,7 +15,8 @@ from fournines.results.folder import RESULTS_ROOT
               type=click.Path(file_okay=False, path_type=Path), help="The folder of results folders to show.")
 def ui(host, port, results_root):
     """Serve the dashboard: every run with its key figures, a run's report with interactive plots, runs
-    compared with the gate's verdict. Ctrl-C stops it."""
+    compared with the gate's verdict, trends over runs, a run's live view; start and stop runs. Ctrl-C
+    stops it, and any run it started."""
     from fournines.ui.address import AddressRefused, checked_host
 
     try:
@@ -29,5 +30,5 @@ def ui(host, port, results_root):
                           lambda address: click.echo(f"fournines dashboard: {address}  (Ctrl-C stops it)")))
     except OSError as e:
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from e
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM: the runs it started are stopped
         pass

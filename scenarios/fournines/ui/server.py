@@ -1,30 +1,44 @@
 """The dashboard's routes on Tornado. Pages are rendered off the event loop, one at a time (matplotlib
 and the .hlog readers are CPU-bound), so the loop stays free for long-lived responses such as the
-live view's server-sent events, which will be one more route here. Bad input never reaches the
+live view's server-sent events (live_events.py). Forms that start or stop a run carry Tornado's XSRF
+token, so another web page open in the same browser cannot post them. Bad input never reaches the
 reader as a stack trace: an unknown run is a 404 page naming it, a folder that cannot be read a page
 with the reader's message (file, line, field), anything else a 500 page with the error's one line
 while the trace goes to the terminal."""
 import asyncio
 import http
+import signal
 from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 from pathlib import Path
+from urllib.parse import quote
 
 import tornado.httpserver
 import tornado.netutil
 import tornado.web
 
 import fournines_analysis.dashboard
+from fournines import REPO_ROOT
+from fournines.spec.overrides import FIELDS, KEYS
+from fournines.spec.scenario import available
+from fournines.ui.launches import LaunchFailed, Launches, run_command
+from fournines.ui.live_events import LiveEventsHandler
+from fournines.ui.start_request import assignments, problems
 from fournines_analysis.dashboard.compare_page import compare_page
 from fournines_analysis.dashboard.layout import PLOTLY_PATH, STATIC_PATH, problem_page
+from fournines_analysis.dashboard.live_page import live_page
+from fournines_analysis.dashboard.live_records import is_live, start_record
 from fournines_analysis.dashboard.run_files import served_file
-from fournines_analysis.dashboard.run_index import UnknownRun, run_folder
+from fournines_analysis.dashboard.run_index import UnknownRun, run_folder, run_rows
 from fournines_analysis.dashboard.run_page import run_page
 from fournines_analysis.dashboard.runs_page import runs_page
+from fournines_analysis.dashboard.start_page import start_page
+from fournines_analysis.dashboard.trends_page import trends_page
 from fournines_analysis.errors import BadInput
 
 PLOTLY_JS = files("plotly") / "package_data" / "plotly.min.js"
 STATIC_DIR = Path(fournines_analysis.dashboard.__file__).parent / "static"
+OTAVA_PYTHON = REPO_ROOT / ".venv-otava" / "bin" / "python"
 
 
 class ProblemPages(tornado.web.RequestHandler):
@@ -46,8 +60,8 @@ class NoSuchPage(ProblemPages):
 class PageHandler(ProblemPages):
     """Renders a page in the application's one rendering thread and turns bad input into a page."""
 
-    def initialize(self, results_root: Path, renderer: ThreadPoolExecutor):
-        self.results_root, self.renderer = results_root, renderer
+    def initialize(self, results_root: Path, renderer: ThreadPoolExecutor, launches: Launches):
+        self.results_root, self.renderer, self.launches = results_root, renderer, launches
 
     async def render_page(self, view, *args):
         loop = asyncio.get_running_loop()
@@ -73,7 +87,90 @@ class RunsHandler(PageHandler):
 
 class RunHandler(PageHandler):
     async def get(self, run_id):
+        try:
+            playing = is_live(self.folder(run_id))
+        except UnknownRun as e:
+            self.problem(404, "Unknown run", str(e))
+            return
+        if playing:  # no run.json yet: its report does not exist
+            self.redirect(f"/live/{quote(run_id)}")
+            return
         await self.render_page(lambda: run_page(self.folder(run_id), run_id))
+
+
+class LiveHandler(PageHandler):
+    async def get(self, run_id):
+        try:
+            ended = (self.folder(run_id) / "run.json").exists()
+        except UnknownRun as e:
+            self.problem(404, "Unknown run", str(e))
+            return
+        if ended:  # its report says all the live view did
+            self.redirect(f"/runs/{quote(run_id)}")
+            return
+        await self.render_page(lambda: live_page(run_id, self._scenario(self.folder(run_id)), self.xsrf_form_html()))
+
+    @staticmethod
+    def _scenario(folder: Path) -> str | None:
+        """From the runner's start record; none yet in a folder just made (the page waits for it)."""
+        return start_record(folder).get("scenario") if (folder / "live.jsonl").is_file() else None
+
+
+class StopHandler(PageHandler):
+    """The same clean stop as Ctrl-C at the runner's terminal, then back to the live view to watch it end."""
+
+    def post(self, run_id):
+        try:
+            folder = self.folder(run_id)
+            pid = start_record(folder)["runner_pid"] if is_live(folder) else None
+        except (UnknownRun, BadInput) as e:
+            self.problem(404, "No run to stop", str(e))
+            return
+        if pid is None or not self.launches.running(pid):
+            self.problem(409, "No run to stop", f"{run_id} is not playing")
+            return
+        self.launches.stop(pid)
+        self.redirect(f"/live/{quote(run_id)}")
+
+
+class StartHandler(PageHandler):
+    """The start form, checked as the CLI checks it; a valid run is started and its live view opened."""
+
+    def get(self):
+        self.finish(self._form({"scenario": self.get_query_argument("scenario", "")}, {}))
+
+    async def post(self):
+        form = {name: self.get_body_argument(name, "") for name in ("scenario", *KEYS)}
+        args = assignments(form)
+        found = problems(form["scenario"], args)
+        if found:
+            self.set_status(422)
+            self.finish(self._form(form, found))
+            return
+        try:
+            run_id = await self.launches.start(form["scenario"], args)
+        except LaunchFailed as e:
+            self.set_status(500)
+            self.finish(self._form(form, {}, str(e)))
+            return
+        self.redirect(f"/live/{quote(run_id)}")
+
+    def _form(self, form, found, failure=None) -> str:
+        keys = {key: FIELDS.get(key, "run option") for key in KEYS}
+        return start_page(available(), keys, form, found, self.xsrf_form_html(), failure)
+
+
+class TrendsHandler(PageHandler):
+    async def get(self):
+        scenario = self.get_query_argument("scenario", None)
+
+        def view():
+            by_scenario: dict[str, list[Path]] = {}
+            for row in run_rows(self.results_root):
+                if row.scenario and row.status != "running":
+                    by_scenario.setdefault(row.scenario, []).append(self.results_root / row.run_id)
+            return trends_page(by_scenario, scenario, OTAVA_PYTHON)
+        await self.render_page(view)
 
 
 class CompareHandler(PageHandler):
@@ -111,22 +208,36 @@ class PlotlyHandler(tornado.web.RequestHandler):
         self.finish(PLOTLY_JS.read_bytes())
 
 
-def make_app(results_root: Path) -> tornado.web.Application:
-    pages = {"results_root": results_root, "renderer": ThreadPoolExecutor(max_workers=1, thread_name_prefix="ui-render")}
+def make_app(results_root: Path, launches: Launches | None = None) -> tornado.web.Application:
+    launches = launches or Launches(results_root)
+    pages = {"results_root": results_root, "launches": launches,
+             "renderer": ThreadPoolExecutor(max_workers=1, thread_name_prefix="ui-render")}
     return tornado.web.Application([
         (r"/", RunsHandler, pages),
         (r"/runs/(.+?)/files/(.+)", RunFileHandler, pages),
         (r"/runs/(.+)", RunHandler, pages),
         (r"/compare", CompareHandler, pages),
+        (r"/trends", TrendsHandler, pages),
+        (r"/start", StartHandler, pages),
+        (r"/live/(.+)/events", LiveEventsHandler, {"results_root": results_root, "launches": launches}),
+        (r"/live/(.+)/stop", StopHandler, pages),
+        (r"/live/(.+)", LiveHandler, pages),
         (PLOTLY_PATH, PlotlyHandler),
         (STATIC_PATH + r"/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC_DIR)}),
-    ], default_handler_class=NoSuchPage)
+    ], default_handler_class=NoSuchPage, xsrf_cookies=True)
 
 
-async def serve(results_root: Path, host: str, port: int, ready) -> None:
-    """Listens until cancelled; `ready(address)` is called with the address once it listens."""
+async def serve(results_root: Path, host: str, port: int, ready, command=run_command) -> None:
+    """Listens until cancelled, then stops the runs it started; `ready(address)` is called with the
+    address once it listens; `command` makes a run's command line (launches.run_command)."""
+    launches = Launches(results_root, command)
     sockets = tornado.netutil.bind_sockets(port, address=host)
-    tornado.httpserver.HTTPServer(make_app(results_root)).add_sockets(sockets)
+    tornado.httpserver.HTTPServer(make_app(results_root, launches)).add_sockets(sockets)
     shown = f"[{host}]" if ":" in host else host
     ready(f"http://{shown}:{sockets[0].getsockname()[1]}/")
-    await asyncio.Event().wait()
+    # SIGTERM ends it as Ctrl-C does (asyncio.run cancels on SIGINT): the runs it started are stopped either way.
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        launches.stop_all()

@@ -3,6 +3,8 @@ with apt-get when missing and this is root; otherwise the tests are skipped with
 import os
 import shutil
 import subprocess
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +45,35 @@ def chromium_paths() -> tuple[str, str]:
     if not found:
         pytest.skip(f"dashboard browser tests skipped: no headless Chromium ({why or 'installed, yet not on PATH'})")
     return found
+
+
+REPO = Path(__file__).resolve().parents[3]
+SCREENSHOTS = REPO / "target" / "ui-screenshots"
+
+
+def screenshot(browser, name: str) -> None:
+    """The page as the browser shows it, into target/ui-screenshots/ (ignored by git)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+def drawn(browser, chart_id: str) -> None:
+    """Waits until Plotly has drawn into the element (its SVG is there)."""
+    from selenium.webdriver.common.by import By
+
+    assert browser.find_element(By.CSS_SELECTOR, f"#{chart_id} .main-svg")
+
+
+@contextmanager
+def served(command: list[str]):
+    """The dashboard started by `command` (it prints its address first); its address. SIGTERM at the
+    end, which stops the runs it started before it exits."""
+    env = os.environ | {"PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("fournines dashboard: http://127.0.0.1:"), line
+        yield line.split()[2]
+    finally:
+        server.terminate()
+        server.wait(timeout=90)

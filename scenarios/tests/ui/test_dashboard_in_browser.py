@@ -2,18 +2,13 @@
 them, open one, compare two, an unknown run and a broken folder. A screenshot of each page is saved
 into target/ui-screenshots/ (ignored by git)."""
 import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from browser import chromium_paths
+from browser import drawn, screenshot, served
 from synthetic import write_run
 
-REPO = Path(__file__).resolve().parents[3]
-SCREENSHOTS = REPO / "target" / "ui-screenshots"
 BASE, SLOWER, BROKEN = "20260101T000000Z-q5", "20260101T000100Z-q5", "20260101T000200Z-q5"
 
 
@@ -24,43 +19,8 @@ def dashboard(tmp_path_factory):
     write_run(root / BASE, seed=1)
     write_run(root / SLOWER, seed=2, slowdown=1.3)
     (write_run(root / BROKEN, seed=3) / "run.json").write_text(json.dumps({"warmup_s": "five"}))
-    env = os.environ | {"PYTHONPATH": f"{REPO / 'scenarios'}:{REPO / 'analysis'}"}
-    server = subprocess.Popen([sys.executable, "-m", "fournines", "ui", "--port", "0", "--results", str(root)],
-                              stdout=subprocess.PIPE, text=True, env=env)
-    try:
-        line = server.stdout.readline()
-        assert line.startswith("fournines dashboard: http://127.0.0.1:"), line
-        yield line.split()[2]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    chromium, driver = chromium_paths()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,2000"):
-        options.add_argument(flag)
-    with webdriver.Chrome(options=options, service=Service(driver)) as chrome:
-        chrome.implicitly_wait(30)
-        yield chrome
-
-
-def screenshot(browser, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
-
-
-def drawn(browser, chart_id: str) -> None:
-    """Waits until Plotly has drawn into the element (its SVG is there)."""
-    from selenium.webdriver.common.by import By
-
-    assert browser.find_element(By.CSS_SELECTOR, f"#{chart_id} .main-svg")
+    with served([sys.executable, "-m", "fournines", "ui", "--port", "0", "--results", str(root)]) as address:
+        yield address
 
 
 def test_the_runs_are_listed_and_filtered(dashboard, browser):

@@ -58,7 +58,110 @@
     });
   }
 
+  // The live view: each record of the run's live.jsonl as the server streams it; charts redrawn at
+  // most once a second, as the runner writes.
+  function live() {
+    const members = {}, status = document.getElementById("live-status"), faults = document.getElementById("live-faults");
+    let dirty = false, revision = 0, latest = null;
+    const faultTimes = [];  // on the charts' elapsed axis
+    const us = v => (v === null || v === undefined) ? "–" : `${Math.round(v).toLocaleString()} µs`;
+    function progress(r) {
+      const m = members[r.member] || (members[r.member] = { t: [], p99: [], p9999: [], target: [], achieved: [], behind: [] });
+      m.t.push(r.elapsed_s); m.p99.push(r.p99_us); m.p9999.push(r.p9999_us);
+      m.target.push(r.target_rate); m.achieved.push(r.achieved_rate); m.behind.push(r.behind_ms);
+      m.latest = latest = r;
+      dirty = true;
+    }
+    function fault(r) {
+      const none = faults.querySelector(".none");
+      if (none) none.remove();
+      const item = document.createElement("li");
+      item.textContent = `${new Date(r.at * 1000).toISOString().slice(11, 19)} UTC: ${r.text}`;
+      faults.appendChild(item);
+      // A fault is stamped with the wall clock; the last progress line ties that to the run's elapsed time.
+      if (latest) { faultTimes.push(r.at - (latest.at - latest.elapsed_s)); dirty = true; }
+    }
+    function table() {
+      const body = document.querySelector("#live-members tbody");
+      body.replaceChildren(...Object.entries(members).map(([name, m]) => {
+        const r = m.latest, row = document.createElement("tr");
+        [name, `${r.elapsed_s.toFixed(1)} s`, r.phase,
+         `${Math.round(r.achieved_rate).toLocaleString()} / ${Math.round(r.target_rate).toLocaleString()}`,
+         us(r.p99_us), us(r.p9999_us), `${r.behind_ms.toFixed(1)} ms`].forEach(text => {
+          const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
+        });
+        return row;
+      }));
+    }
+    function charts() {
+      const each = (f) => Object.entries(members).flatMap(([name, m]) => f(name, m));
+      // The arrays grow in place: a new datarevision is what tells Plotly.react to draw them again.
+      const time = { title: { text: "elapsed (s)" } }, datarevision = ++revision;
+      const shapes = faultTimes.map(t => ({ type: "line", xref: "x", yref: "paper", x0: t, x1: t, y0: 0, y1: 1,
+                                            line: { color: "#c62828", dash: "dot", width: 2 } }));
+      Plotly.react("live-latency", each((name, m) => [
+        { x: m.t, y: m.p99, name: `${name} p99`, mode: "lines+markers" },
+        { x: m.t, y: m.p9999, name: `${name} p99.99`, mode: "lines+markers" }]),
+        { title: { text: "latency of each interval" }, xaxis: time, yaxis: latencyAxis(), shapes, datarevision }, config);
+      Plotly.react("live-rate", each((name, m) => [
+        { x: m.t, y: m.target, name: `${name} target`, mode: "lines", line: { dash: "dash" } },
+        { x: m.t, y: m.achieved, name: `${name} achieved`, mode: "lines+markers" }]),
+        { title: { text: "target and achieved rate" }, xaxis: time, yaxis: { title: { text: "events/s" }, rangemode: "tozero" },
+          shapes, datarevision }, config);
+      Plotly.react("live-lag", each((name, m) => [{ x: m.t, y: m.behind, name, mode: "lines+markers" }]),
+        { title: { text: "schedule lag: how far the source is behind its schedule" }, xaxis: time,
+          yaxis: { title: { text: "behind (ms)" }, rangemode: "tozero" }, shapes, datarevision }, config);
+    }
+    setInterval(() => { if (dirty) { dirty = false; table(); charts(); } }, 1000);
+    const source = new EventSource(data.events);
+    source.addEventListener("open", () => { status.textContent = "playing: updated every second"; status.className = "live-status playing"; });
+    source.addEventListener("record", e => {
+      const r = JSON.parse(e.data);
+      if (r.type === "progress") progress(r);
+      else if (r.type === "fault") fault(r);
+      else if (r.type === "end") status.textContent = `play ended (${r.status}${r.failure ? ": " + r.failure : ""}); writing the results…`;
+    });
+    source.addEventListener("state", e => {
+      source.close();
+      const s = JSON.parse(e.data);
+      document.getElementById("stop-form").hidden = true;
+      status.className = `live-status ${s.state}`;
+      if (s.state === "ended") {
+        status.innerHTML = "";
+        status.append(`The run ended: ${s.status || "see its report"}. `);
+        const link = document.createElement("a"); link.href = data.run; link.textContent = "Its report";
+        status.append(link);
+      } else {
+        status.textContent = s.state === "lost" ? `The run was lost: ${s.message}.` : `The live log cannot be read: ${s.message}`;
+      }
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) { status.textContent = "The dashboard is gone: the view no longer updates."; status.className = "live-status lost"; }
+    });
+  }
+
+  // Trends: the metric picked, run after run, with a dotted line at each change point Otava found.
+  function trends() {
+    const select = document.getElementById("metric");
+    function draw() {
+      const metric = select.value, series = data.series[metric];
+      const changes = data.changes.filter(c => c.metric === metric);
+      Plotly.react("trend", [{ x: data.runs, y: series.values, name: metric, mode: "lines+markers" }], {
+        title: { text: `${metric} (${series.unit}) per run` }, xaxis: { type: "category", automargin: true },
+        yaxis: { title: { text: series.unit } },
+        shapes: changes.map(c => ({ type: "line", xref: "x", yref: "paper", x0: c.run, x1: c.run, y0: 0, y1: 1,
+                                    line: { color: c.worse ? "#c62828" : "#2e7d32", dash: "dot", width: 2 } })),
+        annotations: changes.map(c => ({ x: c.run, yref: "paper", y: 1, showarrow: false, yanchor: "bottom",
+                                         text: `${(c.relative * 100).toFixed(1)}% ${c.worse ? "worse" : "better"}` })),
+      }, config);
+    }
+    select.addEventListener("change", draw);
+    draw();
+  }
+
   if (data.page === "runs") runsFilter();
+  if (data.page === "live") live();
+  if (data.page === "trends") trends();
   if (data.page === "run" || data.page === "compare") spectrum();
   if (data.page === "run") overTime();
 })();

@@ -27,6 +27,7 @@ from fournines.members.management_api import ManagementApi
 from fournines.members.progress import Progress, ProtocolError
 from fournines.members.progress_display import ProgressDisplay
 from fournines.members.signals import SignalCatcher
+from fournines.results.live_log import LiveLog
 from fournines.results.outcome import EXIT_FAILED, Outcome
 from fournines.targets.local.faults import FaultError, FaultSchedule
 from fournines.targets.local.plan import Job, Plan, Process
@@ -47,18 +48,22 @@ class _Ended(Exception):
         self.status, self.cause, self.exit_code = status, cause, exit_code
 
 
-def play(plan: Plan, display: ProgressDisplay, expected_s: float, faults: list[dict] = (), start_load=None) -> Outcome:
+def play(plan: Plan, display: ProgressDisplay, expected_s: float, faults: list[dict] = (), start_load=None,
+         live: LiveLog | None = None) -> Outcome:
     """`expected_s`: warm-up + duration; `faults`: the scenario's; `start_load(t0_epoch_ns)`: called
     once, with the jobs' shared start as soon as they are submitted if they have one (Plan.start_at),
-    else with None at the first progress line of a member: its job runs."""
+    else with None at the first progress line of a member: its job runs; `live`: where every member's
+    progress and every fault also go, for the dashboard (results/live_log.py)."""
     with SignalCatcher() as signals, ExitStack() as stack, display:
-        run = _Run(plan, display, faults, signals, stack)
+        run = _Run(plan, display, faults, signals, stack, live)
         try:
             run.play(expected_s, start_load)
             ended = _Ended("completed", None, 0)
         except _Ended as e:
             ended = e
         run.stop()
+        if live:
+            live.end(ended.status, ended.cause)
         return Outcome(ended.status, ended.cause, ended.exit_code, run.schedule.injected() if faults else None)
 
 
@@ -83,8 +88,8 @@ class _Run:
     """The plan's processes as they play, and what the loop knows of them."""
 
     def __init__(self, plan: Plan, display: ProgressDisplay, faults: list[dict], signals: SignalCatcher,
-                 stack: ExitStack):
-        self.plan, self.display, self.signals, self.stack = plan, display, signals, stack
+                 stack: ExitStack, live: LiveLog | None):
+        self.plan, self.display, self.signals, self.stack, self.live = plan, display, signals, stack, live
         self.last_words = LastWords()
         several = len(plan.processes) > 1
         self.followed = []
@@ -97,7 +102,7 @@ class _Run:
         remote = plan.remote
         can_partition = plan.proxy is not None or (remote is not None and remote.partition is not None)
         self.schedule = FaultSchedule(faults, {plan.processes[i].name: self.followed[i].child for i in self.job_of},
-                                      self._start_again, lambda text: display.output(text, "stderr"),
+                                      self._start_again, self._announce_fault,
                                       partition=self._partition if can_partition else None,
                                       send=remote.signal if remote else None)
         self.api = ManagementApi(plan.token) if plan.token else None
@@ -174,6 +179,11 @@ class _Run:
                 self._pump()
             except ProtocolError:
                 pass  # the run is already ending for a reason of its own; that one is reported
+
+    def _announce_fault(self, text: str) -> None:
+        self.display.output(text, "stderr")
+        if self.live:
+            self.live.fault(text)
 
     def _start(self, process: Process) -> ChildProcess:
         return self.stack.enter_context(ChildProcess(process.command, cwd=process.folder, takes_input=process.takes_input))
@@ -300,6 +310,8 @@ class _Run:
             time.sleep(0.05)
 
     def _progressed(self, i: int, progress: Progress) -> None:
+        if self.live:
+            self.live.progress(self.plan.processes[i].name, progress)
         if i in self.job_of:
             self.running = True
             self.reported.add(i)

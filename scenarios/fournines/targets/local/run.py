@@ -11,6 +11,7 @@ from fournines.members.progress_display import ProgressDisplay
 from fournines.results.finish import finish
 from fournines.results.folder import RESULTS_ROOT, new_results_folder
 from fournines.results.host_context import host_context
+from fournines.results.live_log import LiveLog
 from fournines.results.outcome import EXIT_FAILED, Outcome
 from fournines.targets.local.kafka_load import KafkaLoadError, kafka_load
 from fournines.targets.local.plan import Plan, plan_for
@@ -56,7 +57,7 @@ def _fed(scenario: dict, run_dir: Path, plan: Plan) -> Outcome:
         with kafka_load(scenario, run_dir) as kafka:
             plan.feed(kafka)
             outcome = play(plan, ProgressDisplay(scenario["name"], total_s), total_s, scenario["faults"],
-                           start_load=kafka.start_load)
+                           start_load=kafka.start_load, live=LiveLog(run_dir, scenario))
             if outcome.status == "completed" and kafka.failure():
                 outcome = Outcome("failed", kafka.failure(), EXIT_FAILED)
             unread = None if outcome.status == "interrupted" else kafka.read_results()

@@ -17,6 +17,7 @@ from fournines.members.progress_display import ProgressDisplay
 from fournines.results.finish import finish
 from fournines.results.folder import member_dir
 from fournines.results.host_context import host_context
+from fournines.results.live_log import LiveLog
 from fournines.results.outcome import EXIT_FAILED, Outcome
 from fournines.targets.local.plan import Plan
 from fournines.targets.local.play import play
@@ -72,7 +73,7 @@ def _play_remotely(cluster: Cluster, scenario: dict, plan: Plan, extra: dict, ka
         playbook(cluster, "deploy.yml", extra)
         playbook(cluster, "start.yml", extra)
         outcome = play(plan, ProgressDisplay(scenario["name"], total_s), total_s, scenario["faults"],
-                       start_load=kafka.start_load if kafka else None)
+                       start_load=kafka.start_load if kafka else None, live=LiveLog(run_dir, scenario))
     except subprocess.CalledProcessError as e:
         outcome = Outcome("failed", f"{Path(e.cmd[-1]).name} failed (exit {e.returncode}); see its output above",
                           EXIT_FAILED)

@@ -158,6 +158,18 @@ def test_a_completed_run_writes_scenario_run_json_log_and_report(tmp_path):
     assert_all_gone([int(p) for p in (run_dir / "pids").read_text().split()])
 
 
+def test_what_the_runner_shows_is_kept_in_live_jsonl_for_the_dashboard(tmp_path):
+    runner = start_runner(tmp_path, "complete")
+    code, _, err = finish(runner)
+    assert code == 0, err
+    records = [json.loads(line) for line in (run_dir_of(tmp_path) / "live.jsonl").read_text().splitlines()]
+    assert [r["type"] for r in records] == ["start", "progress", "progress", "end"]
+    assert records[0]["runner_pid"] == runner.pid and records[0]["expected_s"] == 3.0
+    assert [(r["member"], r["phase"], r["p99_us"]) for r in records[1:3]] == [("member", "warmup", None),
+                                                                              ("member", "measure", 850.0)]
+    assert records[-1]["status"] == "completed" and records[-1]["failure"] is None
+
+
 def test_the_child_gets_sigterm_when_the_runner_is_killed(tmp_path):
     runner = start_runner(tmp_path, "endless")
     _, child = wait_for_pids(tmp_path, runner)
