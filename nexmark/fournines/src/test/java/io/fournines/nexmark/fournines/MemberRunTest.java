@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 /** The member driver run in-process for a few seconds: every file it promises exists and parses. */
 class MemberRunTest {
@@ -126,6 +127,18 @@ class MemberRunTest {
         assertThat(JSON.readTree(progress.get(progress.size() - 1)).get("phase").asText()).isEqualTo("measure");
     }
 
+    /** Events/s between the last sample before the warm-up's end and the last sample (RunSampler's rule). */
+    private static double rateAfterWarmup(List<String> load, double warmupSeconds) {
+        double[] time = load.stream().skip(1).mapToDouble(row -> Double.parseDouble(row.split(",")[0])).toArray();
+        long[] generated = load.stream().skip(1).mapToLong(row -> Long.parseLong(row.split(",")[1])).toArray();
+        int first = 0;
+        while (first + 1 < time.length && time[first] < warmupSeconds - 1e-3) {
+            first++;
+        }
+        int last = time.length - 1;
+        return (generated[last] - generated[first]) / (time[last] - time[first]);
+    }
+
     private void assertFiles(boolean windowed) throws IOException {
         long latencies = InProcessMember.valuesIn(dir.resolve("latency.hlog"));
         assertThat(latencies).isPositive();
@@ -156,7 +169,9 @@ class MemberRunTest {
             assertThat(member.get(field).isIntegralNumber()).as(field).isTrue();
         }
         assertThat(member.get("events_generated").asLong()).isGreaterThanOrEqualTo(lastEvents);
-        assertThat(member.get("achieved_rate").asDouble()).isBetween(15_000.0, 25_000.0);
+        // What the generator sent over the measurement, as load.csv's samples say: a generator behind its
+        // schedule at the warm-up's end (a loaded machine) catches up in it, so the rate is not the target's.
+        assertThat(member.get("achieved_rate").asDouble()).isCloseTo(rateAfterWarmup(load, 1.0), withinPercentage(1));
         assertThat(member.get("started_at").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
         assertThat(member.get("jdk").asText()).isNotEmpty();
         assertThat(member.get("gc").asText()).isNotEmpty();
