@@ -1,6 +1,7 @@
 package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperation;
+import io.fournines.engine.aggregate.LongKeyFn;
 import io.fournines.engine.core.Traverser;
 import io.fournines.engine.processor.SlidingWindowP.WindowResultFn;
 import io.fournines.engine.window.WindowDefinition;
@@ -46,6 +47,11 @@ public final class StreamStage<T> extends AbstractStage<T> {
 
     public <K> StreamStageWithKey<T, K> groupingKey(Function<? super T, ? extends K> keyFn) {
         return new StreamStageWithKey<>(this, keyFn);
+    }
+
+    /** {@link #groupingKey} for a key that is a long: a windowed sum then boxes no key per item ({@link LongKeyFn}). */
+    public StreamStageWithKey<T, Long> groupingLongKey(ToLongFunction<? super T> keyFn) {
+        return new StreamStageWithKey<>(this, (LongKeyFn<T>) keyFn::applyAsLong);
     }
 
     /** Windows over all items together, not per key. */

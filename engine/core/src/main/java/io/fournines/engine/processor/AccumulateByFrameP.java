@@ -26,7 +26,6 @@ public final class AccumulateByFrameP extends AbstractProcessor {
 
     private static final String FLUSHED_UP_TO = "frames-flushed-up-to";
 
-    private final Function<Object, ?> keyFn;
     private final ToLongFunction<Object> timestampFn;
     private final WindowDefinition window;
     private final FrameAccumulators<?> frames;
@@ -41,10 +40,9 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     @SuppressWarnings("unchecked")
     public AccumulateByFrameP(Function<?, ?> keyFn, ToLongFunction<?> timestampFn, WindowDefinition window,
                               AggregateOperation<?, ?, ?> operation) {
-        this.keyFn = (Function<Object, ?>) keyFn;
         this.timestampFn = (ToLongFunction<Object>) timestampFn;
         this.window = window;
-        this.frames = FrameAccumulators.forOperation(operation);
+        this.frames = FrameAccumulators.forOperation(operation, keyFn);
     }
 
     @Override
@@ -60,7 +58,7 @@ public final class AccumulateByFrameP extends AbstractProcessor {
             lateItems.increment();
             return true;
         }
-        frames.accumulate(frameEnd, keyFn.apply(item), item);
+        frames.accumulate(frameEnd, item);
         return true;
     }
 

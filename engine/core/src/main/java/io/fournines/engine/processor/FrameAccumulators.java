@@ -2,7 +2,9 @@ package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.LongAccumulator;
+import io.fournines.engine.aggregate.LongKeyFn;
 import io.fournines.engine.window.KeyedFrame;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Object2LongHashMap;
 
 import java.util.ArrayDeque;
@@ -11,30 +13,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
  * The open frames of {@link AccumulateByFrameP}: one accumulator per (frame, key), folded from raw
  * items, taken out as {@link KeyedFrame} partials once the watermark closes the frame. Sums of
- * longs are kept in reused primitive maps, so accumulating an item allocates nothing.
+ * longs are kept in reused primitive maps, so accumulating an item allocates nothing (nor boxes its
+ * key, when the key is a {@link LongKeyFn}).
  */
 abstract class FrameAccumulators<M> {
 
     protected final AggregateOperation<?, ?, ?> operation;
+    protected final Function<Object, ?> keyFn;
     private final TreeMap<Long, M> frames = new TreeMap<>();
     // Most items land in the newest frame: remembering it avoids a boxed lookup per item.
     private long currentFrameEnd = Long.MIN_VALUE;
     private M currentFrame;
 
-    FrameAccumulators(AggregateOperation<?, ?, ?> operation) {
+    @SuppressWarnings("unchecked")
+    FrameAccumulators(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
         this.operation = operation;
+        this.keyFn = (Function<Object, ?>) keyFn;
     }
 
-    static FrameAccumulators<?> forOperation(AggregateOperation<?, ?, ?> operation) {
-        return operation.isSumOfLongs() ? new LongSums(operation) : new Objects(operation);
+    static FrameAccumulators<?> forOperation(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+        if (!operation.isSumOfLongs()) {
+            return new Objects(operation, keyFn);
+        }
+        return keyFn instanceof LongKeyFn<?> ? new LongKeyedSums(operation, keyFn) : new LongSums(operation, keyFn);
     }
 
-    final void accumulate(long frameEnd, Object key, Object item) {
+    /** Folds {@code item} into the accumulator of its key in the frame ending at {@code frameEnd}. */
+    final void accumulate(long frameEnd, Object item) {
         if (frameEnd != currentFrameEnd) {
             currentFrame = frames.get(frameEnd);
             if (currentFrame == null) {
@@ -43,7 +54,7 @@ abstract class FrameAccumulators<M> {
             }
             currentFrameEnd = frameEnd;
         }
-        accumulate(currentFrame, key, item);
+        accumulate(currentFrame, item);
     }
 
     /** Removes the frames ending at or before {@code upTo} and appends their partials to {@code out}, oldest frame first. */
@@ -74,15 +85,15 @@ abstract class FrameAccumulators<M> {
 
     abstract void restore(M frame, Object key, Object accumulator);
 
-    abstract void accumulate(M frame, Object key, Object item);
+    abstract void accumulate(M frame, Object item);
 
     /** Appends the frame's partials to {@code out}; the frame is not used again. */
     abstract void drainInto(long frameEnd, M frame, List<Object> out);
 
     /** Any operation: an accumulator object per key, handed downstream as it is. */
     static final class Objects extends FrameAccumulators<Map<Object, Object>> {
-        Objects(AggregateOperation<?, ?, ?> operation) {
-            super(operation);
+        Objects(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+            super(operation, keyFn);
         }
 
         @Override
@@ -91,7 +102,8 @@ abstract class FrameAccumulators<M> {
         }
 
         @Override
-        void accumulate(Map<Object, Object> frame, Object key, Object item) {
+        void accumulate(Map<Object, Object> frame, Object item) {
+            Object key = keyFn.apply(item);
             Object acc = frame.get(key);
             if (acc == null) {
                 acc = operation.createFn().get();
@@ -125,8 +137,8 @@ abstract class FrameAccumulators<M> {
         private final ArrayDeque<Object2LongHashMap<Object>> spare = new ArrayDeque<>();
 
         @SuppressWarnings("unchecked")
-        LongSums(AggregateOperation<?, ?, ?> operation) {
-            super(operation);
+        LongSums(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+            super(operation, keyFn);
             this.valueFn = (ToLongFunction<Object>) operation.sumOfLongsFn();
         }
 
@@ -136,7 +148,8 @@ abstract class FrameAccumulators<M> {
         }
 
         @Override
-        void accumulate(Object2LongHashMap<Object> frame, Object key, Object item) {
+        void accumulate(Object2LongHashMap<Object> frame, Object item) {
+            Object key = keyFn.apply(item);
             frame.put(key, frame.getOrDefault(key, 0) + valueFn.applyAsLong(item));
         }
 
@@ -152,6 +165,49 @@ abstract class FrameAccumulators<M> {
 
         @Override
         void drainInto(long frameEnd, Object2LongHashMap<Object> frame, List<Object> out) {
+            frame.forEachLong((key, sum) -> out.add(new KeyedFrame(frameEnd, key, new LongAccumulator(sum))));
+            frame.clear();
+            spare.push(frame);
+        }
+    }
+
+    /** Sums of longs under long keys: as {@link LongSums}, with the key boxed only when its partial goes out. */
+    static final class LongKeyedSums extends FrameAccumulators<Long2LongHashMap> {
+        private final LongKeyFn<Object> longKeyFn;
+        private final ToLongFunction<Object> valueFn;
+        private final ArrayDeque<Long2LongHashMap> spare = new ArrayDeque<>();
+
+        @SuppressWarnings("unchecked")
+        LongKeyedSums(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+            super(operation, keyFn);
+            this.longKeyFn = (LongKeyFn<Object>) keyFn;
+            this.valueFn = (ToLongFunction<Object>) operation.sumOfLongsFn();
+        }
+
+        @Override
+        Long2LongHashMap newFrame() {
+            return spare.isEmpty() ? new Long2LongHashMap(Long.MIN_VALUE) : spare.pop();
+        }
+
+        @Override
+        void accumulate(Long2LongHashMap frame, Object item) {
+            long key = longKeyFn.applyAsLong(item);
+            frame.put(key, frame.getOrDefault(key, 0) + valueFn.applyAsLong(item));
+        }
+
+        @Override
+        void forEachPartial(long frameEnd, Long2LongHashMap frame, Consumer<KeyedFrame> out) {
+            frame.forEachLong((key, sum) -> out.accept(new KeyedFrame(frameEnd, key, new LongAccumulator(sum))));
+        }
+
+        @Override
+        void restore(Long2LongHashMap frame, Object key, Object accumulator) {
+            long k = (Long) key;
+            frame.put(k, frame.getOrDefault(k, 0) + ((LongAccumulator) accumulator).get());
+        }
+
+        @Override
+        void drainInto(long frameEnd, Long2LongHashMap frame, List<Object> out) {
             frame.forEachLong((key, sum) -> out.add(new KeyedFrame(frameEnd, key, new LongAccumulator(sum))));
             frame.clear();
             spare.push(frame);

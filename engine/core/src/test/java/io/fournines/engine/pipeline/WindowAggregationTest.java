@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,6 +77,24 @@ class WindowAggregationTest extends TestEngines {
         List<KeyedWindowResult<Integer, Long>> results = runKeyed(events, w, AggregateOperations.counting());
         assertThat(results).doesNotHaveDuplicates();
         assertThat(new HashSet<>(results)).isEqualTo(naiveWindows(events, w, list -> (long) list.size()));
+    }
+
+    @Test
+    void slidingCountByLongKeyMatchesCountByBoxedKey() {
+        List<Event> events = randomEvents(30_000, 50, 6);
+        WindowDefinition w = WindowDefinition.sliding(1_000, 100);
+        List<KeyedWindowResult<Long, Long>> results = new ArrayList<>();
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.boundedStream(events))
+         .withTimestamps(Event::time, 0)
+         .groupingLongKey(e -> e.key() + 1_000_000L)
+         .window(w)
+         .aggregate(AggregateOperations.counting())
+         .writeTo(Sinks.list(results));
+        engine.newJob(p).join();
+        assertThat(results).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(results)).isEqualTo(naiveWindows(events, w, list -> (long) list.size()).stream()
+                .map(r -> new KeyedWindowResult<>(r.start(), r.end(), r.key() + 1_000_000L, r.result())).collect(Collectors.toSet()));
     }
 
     @Test

@@ -74,6 +74,13 @@ class SnapshotRestoreTest {
         return p;
     }
 
+    /** The windowed count by a long key, which the first stage keeps unboxed in its open frames. */
+    private static Pipeline windowedCountByLongKey(Sink<Object> sink) {
+        Pipeline p = Pipeline.create();
+        events(p).groupingLongKey(Event::key).window(WINDOW).aggregate(AggregateOperations.counting()).writeTo(sink);
+        return p;
+    }
+
     /** One count per window over all keys: the final combine runs on one instance and keeps the window's frames. */
     private static Pipeline globalCount(Sink<Object> sink) {
         Pipeline p = Pipeline.create();
@@ -96,6 +103,12 @@ class SnapshotRestoreTest {
     @CsvSource({"1", "3"})
     void aJobRestoredOnFewerOrMoreInstancesGoesOnWithEverySlice(int threads) throws Exception {
         assertRestoredOnPublishesWhatAnUninterruptedRunDoes(SnapshotRestoreTest::windowedCount, threads);
+    }
+
+    @ParameterizedTest(name = "exactly-once: counted by a long key, restored on {0} worker threads instead of 2")
+    @CsvSource({"1", "3"})
+    void aJobCountingByALongKeyIsRestoredOnFewerOrMoreInstances(int threads) throws Exception {
+        assertRestoredOnPublishesWhatAnUninterruptedRunDoes(SnapshotRestoreTest::windowedCountByLongKey, threads);
     }
 
     /**

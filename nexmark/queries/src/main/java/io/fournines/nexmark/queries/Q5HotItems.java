@@ -26,7 +26,7 @@ public final class Q5HotItems implements WindowedQuery<HotItem> {
     @Override
     public StreamStage<HotItem> attach(StreamStage<Event> events) {
         return EventStages.bids(events)
-                .groupingKey(Bid::auction)
+                .groupingLongKey(Bid::auction)
                 .window(window)
                 .aggregate(AggregateOperations.counting())
                 .window(WindowDefinition.tumbling(window.slide()))
