@@ -105,7 +105,6 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     /** The batch whose marker comes next. */
     private long nextBatch;
     private BatchMarker pendingMarker;
-    private long emittedThisCall;
 
     /**
      * @param itemsPerSecond total rate over all instances
@@ -156,7 +155,6 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
             return false;
         }
         long now = System.nanoTime();
-        emittedThisCall = 0;
         try {
             if (batches == null) {
                 emitDue(now, Long.MAX_VALUE);
@@ -164,7 +162,6 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
                 emitReleasedBatches(now);
             }
         } finally {
-            monitor.addEmitted(emittedThisCall);
             monitor.reportLag(index, nextSequence < maxItems ? Math.max(0, now - dueNanos(nextSequence)) : 0);
         }
         return nextSequence >= maxItems && pendingItem == null && pendingWatermark == null && pendingMarker == null;
@@ -200,7 +197,10 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
             pendingSlice = current;
             sliceNext[current] += step;
             selectNext();
-            emittedThisCall++;
+            // Counted before the hand-off: downstream may process (and count) it at once, and a reader
+            // must never see more processed than emitted. Additive, so a restarted instance overlapping
+            // the one it replaces loses no count.
+            monitor.addEmitted(1);
             pendingItem = item;
             if (watermarks != null) {
                 long wm = watermarks.observe(item);
