@@ -25,7 +25,7 @@ class Coincided:
     """What overlapped one latency interval or the second before it."""
     pauses: list[GcEvent]
     cycles: list[GcEvent]
-    stolen_s: float | None  # None without host.csv
+    stolen: tuple[float, float] | None  # CPU seconds the host lost then, and the most in one second; None without host.csv
 
     @property
     def gc(self) -> bool:
@@ -34,7 +34,8 @@ class Coincided:
 
     @property
     def host_lost_cpu(self) -> bool:
-        return self.stolen_s is not None and self.stolen_s >= STOLEN_MARK_S
+        """A second in which the host lost at least STOLEN_MARK_S, as the search's repeat rule counts it."""
+        return self.stolen is not None and self.stolen[1] >= STOLEN_MARK_S
 
 
 def coincided(log: LatencyLog, interval: int, gc: list[GcEvent], host: pd.DataFrame | None) -> Coincided:
@@ -83,7 +84,7 @@ def stall_blocks(log: LatencyLog, warmup_s: float, gc: list[GcEvent], host) -> l
         rows.append([f"{log.start_s[i]:.0f}", formatting.micros(maxima[i]), formatting.micros(p99[i]),
                      f"{max(e.length_s for e in seen.pauses) * 1e3:.2f} ms ({len(seen.pauses)})" if seen.pauses else "–",
                      ", ".join(f"{e.what.split(' ')[0]}{_member(e)} {e.length_s * 1e3:.0f} ms" for e in seen.cycles) or "–",
-                     "–" if seen.stolen_s is None else f"{seen.stolen_s * 1e3:.0f}"])
+                     "–" if seen.stolen is None else f"{seen.stolen[0] * 1e3:.0f}"])
     blocks.append(Table(["interval start (s)", "max", "p99", "longest GC pause (pauses)", "GC cycles running",
                          "CPU stolen (ms)"], rows))
     blocks.append(Paragraph(f"Each row's evidence covers the interval and the {LOOK_BACK_S:g} s before it."))

@@ -58,12 +58,14 @@ def intervals_after_stolen_seconds(log: LatencyLog, host: pd.DataFrame | None) -
     return np.array([bool((marked & _overlapping(time, b, e)).any()) for b, e in zip(begins, ends)])
 
 
-def stolen_between(host: pd.DataFrame | None, begin_s: float, end_s: float) -> float | None:
-    """CPU seconds stolen in the samples that overlap [begin_s, end_s]; None without host.csv."""
+def stolen_between(host: pd.DataFrame | None, begin_s: float, end_s: float) -> tuple[float, float] | None:
+    """(CPU seconds stolen in the samples that overlap [begin_s, end_s], the most in one of them);
+    None without host.csv."""
     if host is None:
         return None
     time, stolen = _per_sample(host)
-    return float(stolen[_overlapping(time, begin_s, end_s)].sum())
+    overlapping = stolen[_overlapping(time, begin_s, end_s)]
+    return float(overlapping.sum()), float(overlapping.max(initial=0.0))
 
 
 def _overlapping(time: np.ndarray, begin_s: float, end_s: float) -> np.ndarray:
