@@ -88,7 +88,14 @@ abstract class FrameAccumulators<M> {
     abstract void accumulate(M frame, Object item);
 
     /** Appends the frame's partials to {@code out}; the frame is not used again. */
-    abstract void drainInto(long frameEnd, M frame, List<Object> out);
+    private void drainInto(long frameEnd, M frame, List<Object> out) {
+        forEachPartial(frameEnd, frame, out::add);
+        recycle(frame);
+    }
+
+    /** A drained frame, for {@link #newFrame} to hand out again; dropped by default. */
+    void recycle(M frame) {
+    }
 
     /** Any operation: an accumulator object per key, handed downstream as it is. */
     static final class Objects extends FrameAccumulators<Map<Object, Object>> {
@@ -123,11 +130,6 @@ abstract class FrameAccumulators<M> {
             if (acc != null) {
                 operation.combine(acc, accumulator);
             }
-        }
-
-        @Override
-        void drainInto(long frameEnd, Map<Object, Object> frame, List<Object> out) {
-            frame.forEach((key, acc) -> out.add(new KeyedFrame(frameEnd, key, acc)));
         }
     }
 
@@ -164,8 +166,7 @@ abstract class FrameAccumulators<M> {
         }
 
         @Override
-        void drainInto(long frameEnd, Object2LongHashMap<Object> frame, List<Object> out) {
-            frame.forEachLong((key, sum) -> out.add(new KeyedFrame(frameEnd, key, new LongAccumulator(sum))));
+        void recycle(Object2LongHashMap<Object> frame) {
             frame.clear();
             spare.push(frame);
         }
@@ -207,8 +208,7 @@ abstract class FrameAccumulators<M> {
         }
 
         @Override
-        void drainInto(long frameEnd, Long2LongHashMap frame, List<Object> out) {
-            frame.forEachLong((key, sum) -> out.add(new KeyedFrame(frameEnd, key, new LongAccumulator(sum))));
+        void recycle(Long2LongHashMap frame) {
             frame.clear();
             spare.push(frame);
         }
