@@ -12,11 +12,13 @@ from fournines_analysis.gc_log import gc_events
 from fournines_analysis.jobs import job_blocks
 from fournines_analysis.members import member_blocks
 from fournines_analysis.results import Run, load_run
+from fournines_analysis.snapshot_timeline import snapshot_blocks
 from fournines_analysis.runinfo import FIELDS
 from fournines_analysis.stalls import stall_blocks
 from fournines_analysis.standing import opening_blocks, standing_of, titled
 from fournines_analysis.steal import steal_after_warmup
 from fournines_analysis.summary import RunSummary, measured_counts, summarize
+from fournines_analysis.vertices import vertex_blocks
 
 
 def write_report(run_dir: Path | str) -> tuple[Path, Path]:
@@ -67,6 +69,8 @@ def report_blocks(run: Run, summary: RunSummary, plots_dir: Path | None = None) 
     else:
         blocks += [Heading("Throughput over time"), Paragraph("No throughput.csv in this results folder.")]
     blocks += batch_blocks(run.path, run.warmup_s, title, plots_dir)
+    blocks += snapshot_blocks(run.path, run.warmup_s, title, plots_dir)
+    blocks += vertex_blocks(run.path, run.warmup_s)
     blocks += member_blocks(run.path, run.warmup_s)
     blocks += [Heading("Run context"), context_table(run)]
     return blocks

@@ -1,8 +1,9 @@
 """A run's live view: its progress as the runner shows it, every second, read from the run's live.jsonl
 through the server's event stream (dashboard.js draws it): each member's p99 and p99.99 of the last
-interval, target against achieved rate, schedule lag, and the faults as they fire (listed, and marked
-on the charts). The job graph with
-per-vertex figures is not drawn yet."""
+interval, target against achieved rate, schedule lag, the faults as they fire (listed, and marked
+on the charts), and the job graph with each vertex's items in and out, busy and backpressured share
+and input queue fill over the latest second (from the members' graph.json and vertices.csv), and the
+snapshot timeline once a snapshot committed (snapshots.csv)."""
 import html
 from urllib.parse import quote
 
@@ -20,9 +21,12 @@ def live_page(run_id: str, scenario: str | None, xsrf_field: str) -> str:
 <table id="live-members"><thead><tr><th>member</th><th>elapsed</th><th>phase</th><th>achieved / target ev/s</th>
 <th>p99</th><th>p99.99</th><th>behind</th></tr></thead><tbody></tbody></table>
 <h2>Faults</h2><ul id="live-faults"><li class="none">none so far</li></ul>
+<h2>Job graph</h2>
+<div id="live-graph"><p class="none">Not written yet: the engine writes its graph once the job runs (peer engines write none).</p></div>
 <div id="live-latency" class="chart"></div>
 <div id="live-rate" class="chart"></div>
 <div id="live-lag" class="chart"></div>
+<div id="live-snapshots" class="chart" hidden></div>
 <p>When the run ends, its <a href="/runs/{address}">report</a> replaces this view.</p>"""
     return page(f"Live: {scenario or run_id}", body, data={"page": "live", "events": f"/live/{address}/events",
                                                            "run": f"/runs/{address}"})

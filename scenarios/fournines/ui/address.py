@@ -1,6 +1,5 @@
-"""Where the dashboard may listen. Loopback only: the pages show every run's context and files, and
-the CLI has no token to guard them with yet (a run's cluster secret lives in its own results folder
-and lasts as long as the run), so any other address is refused rather than served unguarded."""
+"""Where the dashboard may listen: on loopback addresses freely; anywhere else only with an access
+token (access_token.py), as the pages show every run's context and files and start and stop runs."""
 import ipaddress
 import socket
 
@@ -11,8 +10,9 @@ class AddressRefused(ValueError):
     pass
 
 
-def checked_host(host: str) -> str:
-    """`host` if every address it names is a loopback one; AddressRefused saying why otherwise."""
+def checked_host(host: str, guarded: bool) -> str:
+    """`host` if every address it names is a loopback one, or if the dashboard is `guarded` by a
+    token; AddressRefused saying why otherwise."""
     if host in LOOPBACK_NAMES:
         return host
     try:
@@ -20,10 +20,10 @@ def checked_host(host: str) -> str:
     except socket.gaierror as e:
         raise AddressRefused(f"cannot resolve {host!r}: {e.strerror}") from None
     outside = sorted(a for a in addresses if not ipaddress.ip_address(a.split("%")[0]).is_loopback)
-    if outside:
+    if outside and not guarded:
         raise AddressRefused(
-            f"refusing to listen on {host} ({', '.join(outside)}): the dashboard serves loopback addresses only "
-            f"(127.0.0.1, ::1, localhost). Binding elsewhere will need an explicit flag and the cluster token, and "
-            f"the CLI has no such token yet; reach it from another machine through an SSH tunnel "
-            f"(ssh -L 8023:127.0.0.1:8023 <host>).")
+            f"refusing to listen on {host} ({', '.join(outside)}) without an access token: beyond loopback "
+            f"(127.0.0.1, ::1, localhost) the dashboard needs --token-file FILE, a file only you can read "
+            f"holding a token of 32 characters or more (openssl rand -hex 32 > FILE; chmod 600 FILE); or "
+            f"reach it through an SSH tunnel (ssh -L 8023:127.0.0.1:8023 <host>).")
     return host

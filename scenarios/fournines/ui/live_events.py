@@ -1,5 +1,8 @@
 """The live view's server-sent events: the run's live.jsonl tailed, each record as an event `record`
-as soon as the runner writes it, then one event `state` when the run is over (a folder just made has no live.jsonl
+as soon as the runner writes it; the job graph as an event `graph` once a member has written it, and
+the vertices' latest second as an event `vertices` whenever a member wrote one, and the snapshots
+first committed since the last look as an event `snapshots` (dashboard/live_member_files.py);
+then one event `state` when the run is over (a folder just made has no live.jsonl
 yet: it is waited for): `ended` once run.json is
 there (with its status), `lost` if the runner is gone without writing it (killed, or its machine
 rebooted). A member that vanishes is the runner's to report; a reader that leaves ends the stream."""
@@ -10,7 +13,9 @@ import time
 import tornado.iostream
 import tornado.web
 
+from fournines.ui.login import Guarded
 from fournines_analysis.dashboard.live_records import LIVE_LOG, read_records, start_record
+from fournines_analysis.dashboard.live_member_files import LiveMemberFiles
 from fournines_analysis.dashboard.run_index import UnknownRun, run_folder
 from fournines_analysis.errors import BadInput
 
@@ -18,7 +23,7 @@ POLL_S = 0.25  # the runner writes once a second per member; a quarter keeps the
 STARTING_S = 120.0  # from its results folder to its live.jsonl the runner starts a Kafka broker, perhaps
 
 
-class LiveEventsHandler(tornado.web.RequestHandler):
+class LiveEventsHandler(Guarded):
     def initialize(self, results_root, launches):
         self.results_root, self.launches = results_root, launches
 
@@ -30,6 +35,7 @@ class LiveEventsHandler(tornado.web.RequestHandler):
         self.set_header("Content-Type", "text/event-stream")
         self.set_header("Cache-Control", "no-cache")
         offset, pid, since = 0, None, time.monotonic()
+        member_files = LiveMemberFiles(folder)
         try:
             while True:
                 if pid is None and (folder / LIVE_LOG).is_file():
@@ -40,6 +46,12 @@ class LiveEventsHandler(tornado.web.RequestHandler):
                     records, offset = read_records(folder, offset)
                     for record in records:
                         self._event("record", record)
+                    if (graph := member_files.new_graph()) is not None:
+                        self._event("graph", graph)
+                    if (figures := member_files.new_figures()) is not None:
+                        self._event("vertices", {"vertices": figures})
+                    if (snapshots := member_files.new_snapshots()) is not None:
+                        self._event("snapshots", {"snapshots": snapshots})
                 if over:
                     self._event("state", over)
                     await self.flush()

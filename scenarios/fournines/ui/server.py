@@ -1,7 +1,8 @@
 """The dashboard's routes on Tornado. Pages are rendered off the event loop, one at a time (matplotlib
 and the .hlog readers are CPU-bound), so the loop stays free for long-lived responses such as the
 live view's server-sent events (live_events.py). Forms that start or stop a run carry Tornado's XSRF
-token, so another web page open in the same browser cannot post them. Bad input never reaches the
+token, so another web page open in the same browser cannot post them; beyond loopback every request
+needs the access token (login.py). Bad input never reaches the
 reader as a stack trace: an unknown run is a 404 page naming it, a folder that cannot be read a page
 with the reader's message (file, line, field), anything else a 500 page with the error's one line
 while the trace goes to the terminal."""
@@ -23,6 +24,7 @@ from fournines.spec.overrides import FIELDS, KEYS
 from fournines.spec.scenario import available
 from fournines.ui.launches import LaunchFailed, Launches, run_command
 from fournines.ui.live_events import LiveEventsHandler
+from fournines.ui.login import Guarded, LoginHandler
 from fournines.ui.start_request import assignments, problems
 from fournines_analysis.dashboard.compare_page import compare_page
 from fournines_analysis.dashboard.layout import PLOTLY_PATH, STATIC_PATH, problem_page
@@ -41,7 +43,7 @@ STATIC_DIR = Path(fournines_analysis.dashboard.__file__).parent / "static"
 OTAVA_PYTHON = REPO_ROOT / ".venv-otava" / "bin" / "python"
 
 
-class ProblemPages(tornado.web.RequestHandler):
+class ProblemPages(Guarded):
     """Errors as pages with one line: the status's reason, or an unexpected error's type and message."""
 
     def write_error(self, status_code, **kwargs):
@@ -54,7 +56,9 @@ class ProblemPages(tornado.web.RequestHandler):
 
 class NoSuchPage(ProblemPages):
     def prepare(self):
-        raise tornado.web.HTTPError(404)
+        super().prepare()  # behind a token, not even which pages exist is said without it
+        if not self._finished:
+            raise tornado.web.HTTPError(404)
 
 
 class PageHandler(ProblemPages):
@@ -199,7 +203,7 @@ class RunFileHandler(PageHandler):
         self.finish(path.read_bytes())
 
 
-class PlotlyHandler(tornado.web.RequestHandler):
+class PlotlyHandler(Guarded):
     """plotly.min.js from the pinned plotly package: the pages work offline."""
 
     def get(self):
@@ -208,7 +212,12 @@ class PlotlyHandler(tornado.web.RequestHandler):
         self.finish(PLOTLY_JS.read_bytes())
 
 
-def make_app(results_root: Path, launches: Launches | None = None) -> tornado.web.Application:
+class StaticHandler(Guarded, tornado.web.StaticFileHandler):
+    pass
+
+
+def make_app(results_root: Path, launches: Launches | None = None, access_token: str | None = None) -> tornado.web.Application:
+    """`access_token`: every request must present it (listening beyond loopback); None asks for nothing."""
     launches = launches or Launches(results_root)
     pages = {"results_root": results_root, "launches": launches,
              "renderer": ThreadPoolExecutor(max_workers=1, thread_name_prefix="ui-render")}
@@ -222,17 +231,18 @@ def make_app(results_root: Path, launches: Launches | None = None) -> tornado.we
         (r"/live/(.+)/events", LiveEventsHandler, {"results_root": results_root, "launches": launches}),
         (r"/live/(.+)/stop", StopHandler, pages),
         (r"/live/(.+)", LiveHandler, pages),
+        (r"/login", LoginHandler),
         (PLOTLY_PATH, PlotlyHandler),
-        (STATIC_PATH + r"/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC_DIR)}),
-    ], default_handler_class=NoSuchPage, xsrf_cookies=True)
+        (STATIC_PATH + r"/(.*)", StaticHandler, {"path": str(STATIC_DIR)}),
+    ], default_handler_class=NoSuchPage, xsrf_cookies=True, access_token=access_token)
 
 
-async def serve(results_root: Path, host: str, port: int, ready, command=run_command) -> None:
+async def serve(results_root: Path, host: str, port: int, ready, command=run_command, access_token: str | None = None) -> None:
     """Listens until cancelled, then stops the runs it started; `ready(address)` is called with the
     address once it listens; `command` makes a run's command line (launches.run_command)."""
     launches = Launches(results_root, command)
     sockets = tornado.netutil.bind_sockets(port, address=host)
-    tornado.httpserver.HTTPServer(make_app(results_root, launches)).add_sockets(sockets)
+    tornado.httpserver.HTTPServer(make_app(results_root, launches, access_token)).add_sockets(sockets)
     shown = f"[{host}]" if ":" in host else host
     ready(f"http://{shown}:{sockets[0].getsockname()[1]}/")
     # SIGTERM ends it as Ctrl-C does (asyncio.run cancels on SIGINT): the runs it started are stopped either way.

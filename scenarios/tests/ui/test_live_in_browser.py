@@ -99,6 +99,45 @@ def test_a_run_started_from_a_terminal_shows_its_faults_as_they_fire(dashboard, 
     shutil.rmtree(run)
 
 
+def test_the_job_graph_and_snapshots_of_a_run_in_progress_are_drawn_as_the_members_write_them(dashboard, browser, root):
+    """Two members' graph.json, vertices.csv and snapshots.csv as the engine writes them; the page follows new rows."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    run = root / "20261201T000000Z-q5-graph"
+    graph = {"vertices": [{"name": "bids", "parallelism": 2}, {"name": "count", "parallelism": 2},
+                          {"name": "hottest", "parallelism": 1}],
+             "edges": [{"from": "bids", "to": "count", "routing": "partitioned", "distributed": True},
+                       {"from": "count", "to": "hottest", "routing": "all-to-one", "distributed": True}]}
+    header = "time_s,vertex,items_in,items_out,samples,busy,backpressured,queued,queue_room\n"
+    for member in ("member-1", "member-2"):
+        (run / member).mkdir(parents=True)
+        (run / member / "graph.json").write_text(json.dumps(graph))
+        (run / member / "vertices.csv").write_text(header + "".join(
+            f"{t}.0,{v},{1000 * t},{1000 * t},{50 * t},{busy * t},0,{512 * 50 * t},{1024 * 50 * t}\n"
+            for t in (1, 2) for v, busy in (("bids", 10), ("count", 40), ("hottest", 0))))
+        (run / member / "snapshots.csv").write_text("id,started_s,saved_s,committed_s,bytes\n1,1.0,1.02,1.05,4096\n")
+    start = {"type": "start", "runner_pid": os.getpid(), "scenario": "q5", "expected_s": 20.0, "at": 0.0}
+    progress = {"type": "progress", "member": "member-1", "phase": "measure", "target_rate": 1000,
+                "achieved_rate": 1000.0, "p99_us": 900, "p9999_us": 5000, "behind_ms": 0.1, "elapsed_s": 2.0, "at": 2.0}
+    (run / "live.jsonl").write_text(json.dumps(start) + "\n" + json.dumps(progress) + "\n")
+    browser.get(f"{dashboard}live/{run.name}")
+    WebDriverWait(browser, 10).until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#live-graph svg .vertex")) == 3)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#live-graph svg .edge")) == 2
+    text = browser.find_element(By.ID, "live-graph").text
+    assert "count ×4" in text and "in 2,000/s" in text and "busy 80 %" in text and "input queues 50 % full" in text
+    with open(run / "member-1" / "vertices.csv", "a") as rows:  # member-1's next second: count always busy
+        rows.write("3.0,count,3000,3000,150,130,0,76800,153600\n")
+    with open(run / "live.jsonl", "a") as log:
+        log.write(json.dumps({**progress, "elapsed_s": 3.0, "at": 3.0}) + "\n")
+    # member-1's count over its latest second: 50 of 50 samples busy; member-2's still 40 of 50.
+    WebDriverWait(browser, 10).until(lambda b: "busy 90 %" in b.find_element(By.ID, "live-graph").text)
+    screenshot(browser, "live-graph")
+    assert browser.find_element(By.ID, "live-snapshots").is_displayed()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#live-snapshots .bars path")) == 2  # start to saved, start to commit
+    shutil.rmtree(run)
+
+
 def test_the_trend_of_a_history_marks_its_change_point(dashboard, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

@@ -58,11 +58,62 @@
     });
   }
 
+  // The job graph as SVG: a vertex's column is its longest path from a source, so edges run left to
+  // right; each box says its instances, items in and out per second, and the engine's samples of it
+  // (busy share as the fill, red when busy; backpressured share and input queue fill as text).
+  function jobGraph(target, graph, figures) {
+    const ns = "http://www.w3.org/2000/svg", W = 200, H = 92, GX = 70, GY = 24;
+    const column = {}, byName = Object.fromEntries((figures || []).map(f => [f.name, f]));
+    graph.vertices.forEach(v => { column[v.name] = 0; });
+    for (let pass = 0; pass < graph.vertices.length; pass++) {
+      graph.edges.forEach(e => { column[e.target] = Math.max(column[e.target], column[e.source] + 1); });
+    }
+    const rows = {}, at = {};
+    graph.vertices.forEach(v => {
+      const c = column[v.name], r = rows[c] = (rows[c] || 0) + 1;
+      at[v.name] = { x: 10 + c * (W + GX), y: 10 + (r - 1) * (H + GY) };
+    });
+    const width = 20 + (Math.max(...Object.values(column)) + 1) * (W + GX) - GX;
+    const height = 20 + Math.max(...Object.values(rows)) * (H + GY) - GY;
+    const el = (name, attrs, text) => {
+      const node = document.createElementNS(ns, name);
+      Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, v));
+      if (text !== undefined) node.textContent = text;
+      return node;
+    };
+    const svg = el("svg", { width, height, viewBox: `0 0 ${width} ${height}`, class: "job-graph" });
+    svg.appendChild(el("defs", {})).appendChild(el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5,
+      markerWidth: 8, markerHeight: 8, orient: "auto" })).appendChild(el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#555" }));
+    graph.edges.forEach(e => {
+      const a = at[e.source], b = at[e.target], x1 = a.x + W, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2, mx = (x1 + x2) / 2;
+      svg.appendChild(el("path", { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, fill: "none",
+        stroke: "#555", "stroke-width": e.distributed ? 2.5 : 1.2, "stroke-dasharray": e.distributed ? "6 3" : "",
+        "marker-end": "url(#arrow)", class: "edge" })).appendChild(el("title", {}, `${e.source} → ${e.target}: ${e.routing}${e.distributed ? ", across members" : ""}`));
+    });
+    const pct = v => (v === null || v === undefined) ? "–" : `${(v * 100).toFixed(0)} %`;
+    const rate = v => v === undefined ? "–" : Math.round(v).toLocaleString();
+    graph.vertices.forEach(v => {
+      const p = at[v.name], f = byName[v.name], busy = f && f.busy !== null ? f.busy : null;
+      // White when idle to red when always busy, as a share of samples.
+      const fill = busy === null ? "#f4f4f4" : `hsl(0, ${Math.round(20 + 70 * busy)}%, ${Math.round(96 - 46 * busy)}%)`;
+      const box = svg.appendChild(el("g", { class: "vertex", "data-name": v.name }));
+      box.appendChild(el("rect", { x: p.x, y: p.y, width: W, height: H, rx: 6, fill, stroke: "#333" }));
+      [[`${v.name} ×${v.parallelism * graph.members}`, "bold"],
+       [`in ${rate(f && f.items_in_per_s)}/s · out ${rate(f && f.items_out_per_s)}/s`],
+       [`busy ${pct(f && f.busy)} · backpressured ${pct(f && f.backpressured)}`],
+       [`input queues ${pct(f && f.queue_fill)} full`]].forEach(([text, weight], i) => {
+        box.appendChild(el("text", { x: p.x + 8, y: p.y + 20 + i * 20, "font-weight": weight || "normal", "font-size": 12 }, text));
+      });
+    });
+    target.replaceChildren(svg);
+  }
+
   // The live view: each record of the run's live.jsonl as the server streams it; charts redrawn at
   // most once a second, as the runner writes.
   function live() {
     const members = {}, status = document.getElementById("live-status"), faults = document.getElementById("live-faults");
-    let dirty = false, revision = 0, latest = null;
+    let dirty = false, revision = 0, latest = null, graph = null, figures = null;
+    const snapshots = { start: [], saving: [], duration: [], id: [] };
     const faultTimes = [];  // on the charts' elapsed axis
     const us = v => (v === null || v === undefined) ? "–" : `${Math.round(v).toLocaleString()} µs`;
     function progress(r) {
@@ -111,8 +162,19 @@
       Plotly.react("live-lag", each((name, m) => [{ x: m.t, y: m.behind, name, mode: "lines+markers" }]),
         { title: { text: "schedule lag: how far the source is behind its schedule" }, xaxis: time,
           yaxis: { title: { text: "behind (ms)" }, rangemode: "tozero" }, shapes, datarevision }, config);
+      if (snapshots.id.length) {
+        document.getElementById("live-snapshots").hidden = false;
+        const text = snapshots.id.map(i => `snapshot ${i}`);
+        Plotly.react("live-snapshots", [
+          { type: "bar", x: snapshots.start, y: snapshots.duration, text, name: "start to commit", opacity: 0.45, marker: { color: "#1f77b4" } },
+          { type: "bar", x: snapshots.start, y: snapshots.saving, text, name: "start to saved (synchronous)", marker: { color: "#1f77b4" } }],
+          { title: { text: "snapshots: each at its start, how long until saved and committed" }, barmode: "overlay",
+            xaxis: time, yaxis: { title: { text: "ms" }, rangemode: "tozero" }, shapes, datarevision }, config);
+      }
     }
-    setInterval(() => { if (dirty) { dirty = false; table(); charts(); } }, 1000);
+    setInterval(() => {
+      if (dirty) { dirty = false; table(); charts(); if (graph) jobGraph(document.getElementById("live-graph"), graph, figures); }
+    }, 1000);
     const source = new EventSource(data.events);
     source.addEventListener("open", () => { status.textContent = "playing: updated every second"; status.className = "live-status playing"; });
     source.addEventListener("record", e => {
@@ -120,6 +182,15 @@
       if (r.type === "progress") progress(r);
       else if (r.type === "fault") fault(r);
       else if (r.type === "end") status.textContent = `play ended (${r.status}${r.failure ? ": " + r.failure : ""}); writing the results…`;
+    });
+    source.addEventListener("graph", e => { graph = JSON.parse(e.data); dirty = true; });
+    source.addEventListener("vertices", e => { figures = JSON.parse(e.data).vertices; dirty = true; });
+    source.addEventListener("snapshots", e => {
+      JSON.parse(e.data).snapshots.forEach(s => {
+        snapshots.id.push(s.id); snapshots.start.push(s.started_s);
+        snapshots.saving.push((s.saved_s - s.started_s) * 1e3); snapshots.duration.push((s.committed_s - s.started_s) * 1e3);
+      });
+      dirty = true;
     });
     source.addEventListener("state", e => {
       source.close();

@@ -90,6 +90,12 @@ public final class Cluster implements AutoCloseable {
     private static final long DIAL_RETRY_MILLIS = 100;
     /** How often a lost lower-indexed member is dialed again. */
     private static final long REDIAL_MILLIS = 500;
+    /**
+     * A connect not done by then is a SYN lost (a link down, a partition): given up and dialed again,
+     * as the kernel would retransmit it about then, so a link that comes back is found within a redial,
+     * not after Netty's default 30 s. Across a placement group or loopback a connect takes under a ms.
+     */
+    private static final int CONNECT_TIMEOUT_MILLIS = 1_000;
 
     private final ClusterConfig config;
     private final byte[] memberListHash;
@@ -109,6 +115,12 @@ public final class Cluster implements AutoCloseable {
     private final Object lock = new Object();
     /** Per member, the {@link Plane} bits of the connections authenticated since it was last lost. */
     private final int[] planesUp;
+    /**
+     * Per member, the planes this member has a dialed connection open to (in its handshake, or up):
+     * one at a time, or a redial while a slow handshake is still going would race it, and the
+     * acceptor refuse the second as a duplicate.
+     */
+    private final int[] planesDialed;
     /** Per member, whether both its planes were ever up: it counted towards the join. */
     private final boolean[] everUp;
     private final Membership membership;
@@ -141,6 +153,7 @@ public final class Cluster implements AutoCloseable {
         this.dataChannels = new AtomicReferenceArray<>(n);
         this.viewChannels = new AtomicReferenceArray<>(n);
         this.planesUp = new int[n];
+        this.planesDialed = new int[n];
         this.everUp = new boolean[n];
         this.membership = new Membership(n);
         this.detector = new FailureDetector(n, config.heartbeatMillis(), config.failureTimeoutMillis(), System.nanoTime());
@@ -239,23 +252,38 @@ public final class Cluster implements AutoCloseable {
         if (server == null || !server.isOpen()) {
             return;
         }
+        synchronized (lock) {
+            if ((planesDialed[member] & plane.bit) != 0) {
+                return;
+            }
+            planesDialed[member] |= plane.bit;
+        }
         ChannelFuture f = new Bootstrap().group(plane == Plane.VIEW ? viewGroup : group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                 .handler(initializer(member, plane))
                 .connect(config.address(member));
         f.addListener(done -> {
             if (!done.isSuccess()) {
+                dialEnded(member, plane);
                 dialAgainWhileJoining(member, plane, deadlineNanos);
             } else {
                 // Accepted, then closed before the handshake (a proxy, a member still starting): joining dials again.
                 f.channel().closeFuture().addListener(closed -> {
+                    dialEnded(member, plane);
                     if (!isUp(member, plane)) {
                         dialAgainWhileJoining(member, plane, deadlineNanos);
                     }
                 });
             }
         });
+    }
+
+    private void dialEnded(int member, Plane plane) {
+        synchronized (lock) {
+            planesDialed[member] &= ~plane.bit;
+        }
     }
 
     private void dialAgainWhileJoining(int member, Plane plane, long deadlineNanos) {

@@ -3,6 +3,7 @@ package io.fournines.engine.cluster;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.dag.Dag;
 import io.fournines.engine.dag.Vertex;
+import io.fournines.engine.execution.CommittedSnapshot;
 import io.fournines.engine.execution.ExecutionModel;
 import io.fournines.engine.execution.Partitioner;
 import io.fournines.engine.job.Engine;
@@ -11,8 +12,10 @@ import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.snapshot.SnapshotStore;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -26,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -100,6 +104,8 @@ public final class ClusterJob {
     private long committedBefore;
     /** The counters of the executions before the current one, summed. */
     private final Map<String, Long> metricsBefore = new TreeMap<>();
+    /** Snapshots an earlier execution committed that {@link #drainCommittedSnapshots} has not handed on yet. */
+    private final List<CommittedSnapshot> committedBeforeUndrained = new ArrayList<>();
     /** The member whose word started the running attempt: the coordinator that directs it. */
     private int directedBy;
     /** On a coordinator taking the job over: the reports it waits for, the members it restarts on then, and why. */
@@ -281,6 +287,15 @@ public final class ClusterJob {
     /** Snapshots committed over all executions. */
     public synchronized long committedSnapshotCount() {
         return committedBefore + (current == null ? 0 : current.committedSnapshotCount());
+    }
+
+    /** Hands {@code to} each snapshot committed here since the last call, over all executions, oldest first. */
+    public synchronized void drainCommittedSnapshots(Consumer<CommittedSnapshot> to) {
+        committedBeforeUndrained.forEach(to);
+        committedBeforeUndrained.clear();
+        if (current != null) {
+            current.drainCommittedSnapshots(to);
+        }
     }
 
     /** The job's counters on this member over all its executions: what an earlier attempt dropped as late still counts. */
@@ -631,6 +646,7 @@ public final class ClusterJob {
                 }
                 if (old != null) {
                     committedBefore += old.committedSnapshotCount();
+                    old.drainCommittedSnapshots(committedBeforeUndrained::add);
                     old.metrics().forEach((name, value) -> metricsBefore.merge(name, value, Long::sum));
                 }
                 launch(dag, snapshotId);

@@ -60,6 +60,24 @@ final class InboundStream {
         return liveQueues == 0;
     }
 
+    /** From any thread: items waiting in this input's queues now (each queue's count is a racy but safe read). */
+    int queued() {
+        int n = 0;
+        for (OneToOneConcurrentArrayQueue<Object> queue : queues) {
+            n += queue.size();
+        }
+        return n;
+    }
+
+    /** How many items this input's queues hold when full. */
+    int capacity() {
+        int n = 0;
+        for (OneToOneConcurrentArrayQueue<Object> queue : queues) {
+            n += queue.capacity();
+        }
+        return n;
+    }
+
     /**
      * Moves available items into the inbox, visiting each live queue once, starting where the last
      * drain stopped, and skipping queues that delivered barrier {@code blockedFromBarrier} or a later

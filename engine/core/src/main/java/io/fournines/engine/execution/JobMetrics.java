@@ -14,6 +14,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class JobMetrics {
 
+    /** Every processor instance's count of the data items it took from its inbox. */
+    public static final String ITEMS_IN = "itemsIn";
+    /** Every processor instance's count of the data items its outbox accepted. */
+    public static final String ITEMS_OUT = "itemsOut";
+
     private final Map<String, List<Counter>> counters = new ConcurrentHashMap<>();
 
     Counter register(String vertexName, String name) {

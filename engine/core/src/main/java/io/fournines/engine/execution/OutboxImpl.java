@@ -25,6 +25,8 @@ final class OutboxImpl implements Outbox {
     private int emittedThisCall;
     private int dataItemsThisCall;
     private boolean wroteThisCall;
+    /** A downstream queue (or a sender's credit) refused an item this call: the tasklet is backpressured. */
+    private boolean refusedThisCall;
     /** The highest batch whose marker went to every output ({@link #offer(Object)}: a source's, micro-batch and group execution). */
     private long lastBatchMarker = -1;
 
@@ -57,6 +59,8 @@ final class OutboxImpl implements Outbox {
             if (!(item instanceof ControlItem)) {
                 dataItemsThisCall++;
             }
+        } else {
+            refusedThisCall = true;
         }
         return accepted;
     }
@@ -100,7 +104,9 @@ final class OutboxImpl implements Outbox {
                 wroteThisCall = true;
             }
         }
-        if (all) {
+        if (!all) {
+            refusedThisCall = true;
+        } else {
             if (item instanceof BatchMarker marker) {
                 lastBatchMarker = marker.batch();
             }
@@ -128,12 +134,18 @@ final class OutboxImpl implements Outbox {
         return dataItemsThisCall;
     }
 
+    /** Whether a downstream queue refused an item since the call began (not the per-call cap: that is a yield). */
+    boolean refusedThisCall() {
+        return refusedThisCall;
+    }
+
     /** Starts a new call: resets the cap; returns whether the previous call wrote to any queue. */
     boolean resetForNextCall() {
         boolean wrote = wroteThisCall;
         emittedThisCall = 0;
         dataItemsThisCall = 0;
         wroteThisCall = false;
+        refusedThisCall = false;
         return wrote;
     }
 }

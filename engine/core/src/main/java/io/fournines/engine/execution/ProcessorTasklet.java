@@ -50,6 +50,10 @@ final class ProcessorTasklet implements Tasklet {
     private final Counter itemsOut;
     /** The last watermark this instance handled (a gauge, one name per instance): its event-time progress. */
     private final Counter watermark;
+    /** Written by the sampler alone ({@link #sampled}): see {@link VertexSamples}. */
+    private final VertexSamples samples;
+    /** Whether the last call ended with output refused by a full queue; the worker writes it, the sampler reads it racily. */
+    private boolean backpressured;
     private State state;
     /** Where to go back to once a snapshot is saved and its barrier sent. */
     private State stateBeforeSnapshot;
@@ -90,9 +94,10 @@ final class ProcessorTasklet implements Tasklet {
         this.batches = batches;
         this.liveStreams = streams.length;
         this.state = snapshots.restoring() ? State.RESTORE : runningState();
-        this.itemsIn = context.counter("itemsIn");
-        this.itemsOut = context.counter("itemsOut");
+        this.itemsIn = context.counter(JobMetrics.ITEMS_IN);
+        this.itemsOut = context.counter(JobMetrics.ITEMS_OUT);
         this.watermark = context.counter("watermark#" + context.processorIndex());
+        this.samples = new VertexSamples(context::counter);
     }
 
     void init() throws Exception {
@@ -125,6 +130,7 @@ final class ProcessorTasklet implements Tasklet {
         if (emitted > 0) {
             itemsOut.add(emitted);
         }
+        backpressured = outbox.refusedThisCall();
         boolean wroteOutput = outbox.resetForNextCall();
         progress |= wroteOutput;
         if (wroteOutput || drainedInput) {
@@ -467,6 +473,17 @@ final class ProcessorTasklet implements Tasklet {
     @Override
     public boolean isCooperative() {
         return processor.isCooperative();
+    }
+
+    @Override
+    public void sampled(boolean running) {
+        int queued = 0;
+        int room = 0;
+        for (InboundStream stream : streams) {
+            queued += stream.queued();
+            room += stream.capacity();
+        }
+        samples.add(running, backpressured, queued, room);
     }
 
     @Override

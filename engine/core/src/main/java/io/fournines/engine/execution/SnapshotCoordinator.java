@@ -3,8 +3,10 @@ package io.fournines.engine.execution;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.snapshot.SnapshotStore;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -25,6 +27,9 @@ import java.util.function.LongConsumer;
  */
 public final class SnapshotCoordinator {
 
+    /** Committed snapshots kept for {@link #drainCommitted} when it is not called (a job run without a driver). */
+    static final int HISTORY = 1024;
+
     /** A chunk of a finished tasklet's final state. */
     record FinalChunk(String vertex, int partition, byte[] chunk) {
     }
@@ -44,6 +49,10 @@ public final class SnapshotCoordinator {
     private int remaining;
     private boolean inProgress;
     private long startedNanos;
+    /** When the running snapshot was saved by every tasklet here. */
+    private long savedNanos;
+    /** Committed snapshots not yet taken by {@link #drainCommitted}, the newest {@link #HISTORY} when no one takes them. */
+    private final ArrayDeque<CommittedSnapshot> committedHistory = new ArrayDeque<>();
     private long completedCount;
     private long lastDurationNanos;
     /** When the latest snapshot committed, or (none yet) when this coordinator was made. */
@@ -194,7 +203,15 @@ public final class SnapshotCoordinator {
         awaitingCommit--;
     }
 
+    /** Hands {@code to} each snapshot committed since the last call (at most the newest {@link #HISTORY}), oldest first. */
+    public synchronized void drainCommitted(Consumer<CommittedSnapshot> to) {
+        for (CommittedSnapshot c; (c = committedHistory.poll()) != null; ) {
+            to.accept(c);
+        }
+    }
+
     private void allSaved() {
+        savedNanos = System.nanoTime();
         if (locallySaved == null) {
             commit();
         } else {
@@ -209,5 +226,9 @@ public final class SnapshotCoordinator {
         lastCommittedAtNanos = System.nanoTime();
         lastDurationNanos = lastCommittedAtNanos - startedNanos;
         committed = requested;
+        if (committedHistory.size() == HISTORY) {
+            committedHistory.poll();
+        }
+        committedHistory.add(new CommittedSnapshot(requested, startedNanos, savedNanos, lastCommittedAtNanos, store.sizeInBytes(requested)));
     }
 }

@@ -15,4 +15,11 @@ public interface Tasklet {
 
     /** The tasklet threw from {@link #call()}: record the failure. */
     void fail(Throwable cause);
+
+    /**
+     * On the {@link TaskletSampler}'s thread: a sample of the tasklet's worker, which was in this
+     * tasklet's call at that instant or not. Counters written here have that thread as their one writer.
+     */
+    default void sampled(boolean running) {
+    }
 }

@@ -2,12 +2,13 @@ package io.fournines.engine.execution;
 
 /**
  * The engine's threads: a fixed set of cooperative workers, started once and shared by all jobs,
- * and a dedicated worker per non-cooperative tasklet.
+ * a dedicated worker per non-cooperative tasklet, and the sampler of the cooperative workers' time.
  */
 public final class TaskletExecutionService implements AutoCloseable {
 
     private final ExecutionConfig config;
     private final Worker[] cooperativeWorkers;
+    private final TaskletSampler sampler;
 
     public TaskletExecutionService(ExecutionConfig config) {
         this.config = config;
@@ -16,6 +17,7 @@ public final class TaskletExecutionService implements AutoCloseable {
             cooperativeWorkers[i] = new Worker("fournines-worker-" + i, config.idling(), config.idleMinParkNanos(), config.idleMaxParkNanos(), false);
             cooperativeWorkers[i].start();
         }
+        this.sampler = new TaskletSampler(cooperativeWorkers);
     }
 
     public ExecutionConfig config() {
@@ -37,6 +39,7 @@ public final class TaskletExecutionService implements AutoCloseable {
 
     @Override
     public void close() {
+        sampler.stop();
         for (Worker w : cooperativeWorkers) {
             w.shutdown();
         }

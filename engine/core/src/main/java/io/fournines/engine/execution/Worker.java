@@ -2,6 +2,8 @@ package io.fournines.engine.execution;
 
 import org.agrona.concurrent.IdleStrategy;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -15,8 +17,19 @@ import java.util.concurrent.locks.LockSupport;
  * With no tasklets at all it parks until some arrive.
  *
  * <p>A cooperative worker serves many tasklets; a non-cooperative tasklet gets a worker of its own.
+ * It shows which tasklets it serves and which one it is running, for the {@link TaskletSampler}.
  */
 final class Worker implements Runnable {
+
+    private static final VarHandle RUNNING;
+
+    static {
+        try {
+            RUNNING = MethodHandles.lookup().findVarHandle(Worker.class, "running", Tasklet.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String name;
     private final Queue<Tasklet> incoming = new ConcurrentLinkedQueue<>();
@@ -25,6 +38,11 @@ final class Worker implements Runnable {
     private final IdleStrategy idleStrategy;
     private final boolean dedicated;
     private volatile boolean shutdown;
+    /** The tasklets as of the last change, for the sampler: the list itself is the worker's alone. */
+    private volatile Tasklet[] serving = new Tasklet[0];
+    /** The tasklet in its call now, null between rounds; written opaque (a plain store on x86), read racily. */
+    @SuppressWarnings("unused") // accessed through RUNNING
+    private Tasklet running;
 
     /** A dedicated worker serves one non-cooperative tasklet and ends with it. */
     Worker(String name, Idling idling, long minParkNanos, long maxParkNanos, boolean dedicated) {
@@ -48,6 +66,16 @@ final class Worker implements Runnable {
     void add(Tasklet tasklet) {
         incoming.add(tasklet);
         parker.wake();
+    }
+
+    /** From any thread: the tasklets this worker serves. */
+    Tasklet[] serving() {
+        return serving;
+    }
+
+    /** From any thread: the tasklet being called now, or null; a sample, not a synchronised read. */
+    Tasklet runningNow() {
+        return (Tasklet) RUNNING.getOpaque(this);
     }
 
     void shutdown() {
@@ -76,9 +104,18 @@ final class Worker implements Runnable {
     }
 
     private void takeIncoming() {
+        boolean took = false;
         for (Tasklet t; (t = incoming.poll()) != null; ) {
             tasklets.add(t);
+            took = true;
         }
+        if (took) {
+            publishServing();
+        }
+    }
+
+    private void publishServing() {
+        serving = tasklets.toArray(new Tasklet[0]);
     }
 
     /** One call to every tasklet; removes the finished ones. Returns whether any made progress. */
@@ -86,6 +123,7 @@ final class Worker implements Runnable {
         boolean progress = false;
         for (int i = 0; i < tasklets.size(); ) {
             Tasklet t = tasklets.get(i);
+            RUNNING.setOpaque(this, t);
             ProgressState state;
             try {
                 state = t.call();
@@ -95,6 +133,7 @@ final class Worker implements Runnable {
             }
             if (state == ProgressState.DONE) {
                 tasklets.remove(i);
+                publishServing();
                 t.close();
                 progress = true;
             } else {
@@ -102,6 +141,7 @@ final class Worker implements Runnable {
                 i++;
             }
         }
+        RUNNING.setOpaque(this, null);
         return progress;
     }
 

@@ -1,5 +1,6 @@
 package io.fournines.engine.job;
 
+import io.fournines.engine.execution.CommittedSnapshot;
 import io.fournines.engine.execution.BatchScheduler;
 import io.fournines.engine.execution.JobExecution;
 
@@ -91,6 +92,11 @@ public final class Job {
     /** How long the latest committed snapshot took, from its start to its commit. */
     public long lastSnapshotDurationNanos() {
         return execution.snapshots().lastDurationNanos();
+    }
+
+    /** Hands {@code to} each snapshot committed since the last call, oldest first (its start, save and commit instants, its size). */
+    public void drainCommittedSnapshots(Consumer<CommittedSnapshot> to) {
+        execution.snapshots().drainCommitted(to);
     }
 
     /** How long ago the latest snapshot committed (none yet: since the job started). */

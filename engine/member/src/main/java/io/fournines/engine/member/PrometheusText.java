@@ -3,6 +3,7 @@ package io.fournines.engine.member;
 import io.fournines.engine.cluster.Cluster;
 import io.fournines.engine.cluster.JobControl;
 import io.fournines.engine.cluster.JobPart;
+import io.fournines.engine.execution.VertexSamples;
 
 import java.util.Locale;
 import java.util.Map;
@@ -11,8 +12,9 @@ import java.util.TreeMap;
 /**
  * The member's metrics in Prometheus text format: per vertex items in and out, per network stream
  * (distributed edge and member) items and bytes sent, credit stalls and entries received but not yet
- * delivered to the consumers' queues (the receive buffer's fill), the sources' schedule lag, and
- * which members are up.
+ * delivered to the consumers' queues (the receive buffer's fill), the sources' schedule lag, the
+ * sampler's counts of each vertex's busy and backpressured time and input queue fill ({@link
+ * VertexSamples}), and which members are up.
  */
 final class PrometheusText {
 
@@ -31,6 +33,7 @@ final class PrometheusText {
         b.append("# TYPE fournines_network_receive_buffered_entries gauge\n");
         b.append("# TYPE fournines_source_schedule_lag_seconds gauge\n");
         b.append("# TYPE fournines_vertex_watermark_lag_seconds gauge\n");
+        b.append("# TYPE fournines_vertex_samples_total counter\n");
         for (JobControl.JobState job : member.jobs().values()) {
             JobPart run = job.part;
             if (run == null) {
@@ -61,6 +64,9 @@ final class PrometheusText {
                                  .append(name.substring("watermark#".length())).append("\"} ")
                                  .append(String.format(Locale.ROOT, "%.3f", (System.currentTimeMillis() - value) / 1e3)).append('\n');
                             }
+                        } else if (VertexSamples.isSampleCounter(name)) {
+                            b.append("fournines_vertex_samples_total{").append(vertex).append(",counter=\"").append(name)
+                             .append("\"} ").append(value).append('\n');
                         } else {
                             b.append("fournines_vertex_items_total{").append(vertex).append(",counter=\"").append(name)
                              .append("\"} ").append(value).append('\n');

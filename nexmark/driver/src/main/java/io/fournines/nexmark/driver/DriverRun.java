@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One member's run under the member contract, the same for every engine: the engine's job, and
- * once a second, on one clock, a latency interval, a throughput row, a CPU row and a progress line;
+ * once a second, on one clock, a latency interval, a throughput row, a CPU row, the host's, the
+ * vertices' and the snapshots' rows (where the host and the engine can say) and a progress line;
  * member.json and {@code {"type":"done"}} at the end.
  */
 public final class DriverRun implements StoppableRun {
@@ -61,13 +63,15 @@ public final class DriverRun implements StoppableRun {
                  CsvFile throughput = CsvFile.create(dir, "throughput.csv", "time_s,events,events_per_s");
                  CsvFile cpu = CsvFile.create(dir, "cpu.csv", "time_s,cpu_seconds");
                  CsvFile load = CsvFile.create(dir, "load.csv", RunSampler.LOAD_HEADER);
-                 HostStealLog host = HostStealLog.openIfAvailable(dir)) {
+                 HostStealLog host = HostStealLog.openIfAvailable(dir);
+                 VertexLog vertices = new VertexLog(dir, running);
+                 SnapshotLog snapshots = new SnapshotLog(dir, running)) {
                 jobs = MemberJobs.open(scenario, dir, logs, out);
                 long t0Nanos = System.nanoTime() - lateNanos;
                 CompletableFuture<?> job = jobs.submitTo(running);
                 job.whenComplete((ignored, e) -> wake.countDown());
-                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), jobs.latency(), throughput, cpu, load, host,
-                        out, jobs::generatedEvents, jobs::processedEvents, jobs::behindNanos);
+                RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), jobs.latency(), throughput, cpu, load,
+                        host == null ? List.of(vertices, snapshots) : List.of(host, vertices, snapshots), out, jobs::generatedEvents, jobs::processedEvents, jobs::behindNanos);
                 long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
                 sampler.everySecondUntil(endNanos, logs, wake);
                 Throwable failure = failureOf(job);

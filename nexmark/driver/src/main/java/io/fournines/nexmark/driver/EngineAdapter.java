@@ -3,6 +3,8 @@ package io.fournines.nexmark.driver;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Consumer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -45,6 +47,20 @@ public interface EngineAdapter {
         /** False when this member never took part (it joined a running job that ended first): it has no results. */
         default boolean tookPart() {
             return true;
+        }
+
+        /** The job's graph on this member, for graph.json; null while unknown, or from an engine that does not say (then no vertices.csv). */
+        default JobGraph graph() {
+            return null;
+        }
+
+        /** Each vertex's counters on this member now, by vertex name (with {@link #graph()}). */
+        default Map<String, VertexCounters> vertexCounters() {
+            return Map.of();
+        }
+
+        /** Hands {@code to} each snapshot committed on this member since the last call, oldest first (none from an engine that does not say). */
+        default void drainCommittedSnapshots(Consumer<SnapshotTimes> to) {
         }
 
         /** The engine's own fields of member.json: its version and the settings that matter for a fair comparison. */

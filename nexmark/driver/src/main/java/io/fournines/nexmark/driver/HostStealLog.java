@@ -12,7 +12,7 @@ import java.util.List;
  * milliseconds this way; they show in a run as stalls the engine did not cause, and this file lets a
  * report and the rate search tell them apart.
  */
-public final class HostStealLog implements AutoCloseable {
+public final class HostStealLog implements SampledFile {
     public static final String FILE = "host.csv";
     public static final String HEADER = "time_s,steal_seconds";
     /** /proc/stat counts in USER_HZ ticks, which Linux fixes at 100 a second for user space. */
@@ -44,8 +44,8 @@ public final class HostStealLog implements AutoCloseable {
         return new HostStealLog(stat, ticks, CsvFile.create(dir, FILE, HEADER));
     }
 
-    /** One row at {@code elapsedSeconds} on the run's timeline. */
-    public void sample(double elapsedSeconds) throws IOException {
+    @Override
+    public void sample(long t0Nanos, double elapsedSeconds) throws IOException {
         long ticks;
         try {
             ticks = ticks(stat);

@@ -7,6 +7,7 @@ import org.HdrHistogram.Histogram;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -14,8 +15,9 @@ import java.util.function.LongSupplier;
 
 /**
  * A member's once-a-second samples (scenarios/docs/member-contract.md), all from the same
- * instant: a row in {@code throughput.csv}, {@code cpu.csv}, {@code load.csv} and (where the host
- * can say) {@code host.csv}, and a progress line on stdout. Shared
+ * instant: a row in {@code throughput.csv}, {@code cpu.csv}, {@code load.csv} and each
+ * {@link SampledFile} (host.csv, where the host can say; vertices.csv and snapshots.csv, where the
+ * engine can), and a progress line on stdout. Shared
  * by the reference member and the peer-engine members, so every engine is sampled alike.
  */
 public final class RunSampler {
@@ -32,7 +34,7 @@ public final class RunSampler {
     private final CsvFile throughput;
     private final CsvFile cpu;
     private final CsvFile load;
-    private final HostStealLog host;
+    private final List<SampledFile> extras;
     private final PrintStream out;
     private final LongSupplier generated;
     private final LongSupplier processed;
@@ -50,10 +52,11 @@ public final class RunSampler {
      * @param generated   events the generator has sent so far
      * @param processed   events that reached the query's first stage so far
      * @param behindNanos how far the generator is behind its schedule now, ≥ 0
-     * @param host        the host's stolen CPU time, or null where it cannot be read
+     * @param extras      the files sampled beside the contract's own series
      */
     public RunSampler(long t0Nanos, double warmupSeconds, double targetRate, LatencyLog latency, CsvFile throughput, CsvFile cpu,
-                      CsvFile load, HostStealLog host, PrintStream out, LongSupplier generated, LongSupplier processed, LongSupplier behindNanos) {
+                      CsvFile load, List<SampledFile> extras, PrintStream out, LongSupplier generated, LongSupplier processed,
+                      LongSupplier behindNanos) {
         this.t0Nanos = t0Nanos;
         this.warmupSeconds = warmupSeconds;
         this.targetRate = targetRate;
@@ -61,7 +64,7 @@ public final class RunSampler {
         this.throughput = throughput;
         this.cpu = cpu;
         this.load = load;
-        this.host = host;
+        this.extras = extras;
         this.out = out;
         this.generated = generated;
         this.processed = processed;
@@ -109,8 +112,8 @@ public final class RunSampler {
         cpu.row("%.3f,%.3f", elapsed, OS.getProcessCpuTime() / 1e9);
         double behindMillis = behindNanos.getAsLong() / 1e6;
         load.row("%.3f,%d,%.3f", elapsed, generatedNow, behindMillis);
-        if (host != null) {
-            host.sample(elapsed);
+        for (SampledFile file : extras) {
+            file.sample(t0Nanos, elapsed);
         }
         Histogram last = latency.lastInterval();
         boolean any = last != null && last.getTotalCount() > 0;

@@ -20,9 +20,9 @@ class HostStealLogTest {
         Path stat = stat(151_574);
         try (HostStealLog log = HostStealLog.openIfAvailable(dir, stat)) {
             assertThat(log).isNotNull();
-            log.sample(1.0);
+            log.sample(0, 1.0);
             stat(151_574 + 7);
-            log.sample(2.001);
+            log.sample(0, 2.001);
         }
         assertThat(Files.readAllLines(dir.resolve(HostStealLog.FILE)))
                 .containsExactly(HostStealLog.HEADER, "1.000,0.00", "2.001,0.07");
@@ -41,7 +41,7 @@ class HostStealLogTest {
         Path stat = stat(5);
         try (HostStealLog log = HostStealLog.openIfAvailable(dir, stat)) {
             Files.delete(stat);
-            assertThatThrownBy(() -> log.sample(1.0)).hasMessageContaining("host.csv").hasMessageContaining(stat.toString());
+            assertThatThrownBy(() -> log.sample(0, 1.0)).hasMessageContaining("host.csv").hasMessageContaining(stat.toString());
         }
     }
 

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -123,7 +124,7 @@ final class ConsumeCommand implements Callable<Integer> {
                     ? new WindowLatencyRecorder(latency, logs.open(files.out.resolve("completion.hlog")), logs.clock()) : null;
             consumer.measure(logs.clock(), windows, windows == null ? latency : null);
             // Progress: "events" are results here, received from all copies and kept.
-            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, load, host, System.out,
+            RunSampler sampler = new RunSampler(t0Nanos, scenario.warmupSeconds(), scenario.rate(), latency, throughput, cpu, load, host == null ? List.of() : List.of(host), System.out,
                     consumer::receivedCount, consumer::keptCount, () -> 0);
             long endNanos = t0Nanos + (long) ((scenario.warmupSeconds() + scenario.durationSeconds()) * NANOS_PER_SECOND);
             boolean stopped = sampler.everySecondUntil(endNanos, logs, wake);

@@ -6,6 +6,7 @@ import io.fournines.engine.cluster.ClusterJob;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.dag.Dag;
 import io.fournines.engine.execution.BatchScheduler;
+import io.fournines.engine.execution.CommittedSnapshot;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.execution.ExecutionModel;
 import io.fournines.engine.execution.Idling;
@@ -22,8 +23,11 @@ import io.fournines.engine.snapshot.SnapshotStore;
 import io.fournines.nexmark.driver.CsvFile;
 import io.fournines.nexmark.driver.EngineAdapter;
 import io.fournines.nexmark.driver.Execution;
+import io.fournines.nexmark.driver.JobGraph;
 import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.driver.Scenario;
+import io.fournines.nexmark.driver.SnapshotTimes;
+import io.fournines.nexmark.driver.VertexCounters;
 import io.fournines.nexmark.queries.ResultLines;
 
 import java.io.IOException;
@@ -42,6 +46,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -149,6 +154,8 @@ final class FourninesEngine implements EngineAdapter {
         private final List<QueryJob> jobs = new CopyOnWriteArrayList<>();
         /** The first failure of any job. */
         private volatile Throwable failure;
+        /** The graph of the job's latest DAG (a cluster's restart builds it again); null before the first. */
+        private volatile JobGraph graph;
         private long t0Nanos;
         private boolean closed;
 
@@ -241,6 +248,31 @@ final class FourninesEngine implements EngineAdapter {
                 job.metrics().forEach((name, value) -> sums.merge(name, value, Long::sum));
             }
             return sums;
+        }
+
+        @Override
+        public JobGraph graph() {
+            return graph;
+        }
+
+        @Override
+        public Map<String, VertexCounters> vertexCounters() {
+            JobGraph g = graph;
+            return g == null ? Map.of() : DagGraphs.counters(g, metrics());
+        }
+
+        @Override
+        public void drainCommittedSnapshots(Consumer<SnapshotTimes> to) {
+            Consumer<CommittedSnapshot> each = c -> to.accept(new SnapshotTimes(c.id(), c.startedNanos(), c.savedNanos(), c.committedNanos(), c.bytes()));
+            if (cluster != null) {
+                cluster.job().drainCommittedSnapshots(each);
+            } else {
+                for (QueryJob job : jobs) {
+                    if (job.job != null) {
+                        job.job.drainCommittedSnapshots(each);
+                    }
+                }
+            }
         }
 
         /** How far the furthest-behind job's generator is behind its schedule. */
@@ -369,7 +401,11 @@ final class FourninesEngine implements EngineAdapter {
                 } else {
                     run.measureLoadWith(monitor::emitted, monitor::lagNanos);
                 }
-                Supplier<Dag> dags = () -> pipeline().toDag();
+                Supplier<Dag> dags = () -> {
+                    Dag dag = pipeline().toDag();
+                    graph = DagGraphs.of(dag, scenario.threads());
+                    return dag;
+                };
                 CompletableFuture<Void> result;
                 if (cluster != null) {
                     cluster.job().start(engine, dags, Running.this::restarted);

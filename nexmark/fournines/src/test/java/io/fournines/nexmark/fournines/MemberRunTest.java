@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,6 +89,30 @@ class MemberRunTest {
         }
     }
 
+    /** With snapshots every 200 ms, snapshots.csv has each committed one in order, on the run's timeline. */
+    @Test
+    void q5WithSnapshotsWritesTheirTimeline() throws IOException {
+        String q5 = scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":100}")
+                .replace("\"guarantee\":\"none\"", "\"guarantee\":\"exactly-once\",\"snapshot_interval_ms\":200");
+        List<String> lines = InProcessMember.run(dir, q5, 0);
+        assertProgress(lines);
+        List<String> rows = Files.readAllLines(dir.resolve("snapshots.csv"));
+        assertThat(rows.get(0)).isEqualTo("id,started_s,saved_s,committed_s,bytes");
+        assertThat(rows.size() - 1).as("snapshots every 200 ms of a 3 s run").isBetween(4, 15);
+        double lastCommit = 0;
+        for (int i = 1; i < rows.size(); i++) {
+            String[] v = rows.get(i).split(",");
+            assertThat(Long.parseLong(v[0])).as("ids in order").isEqualTo(i);
+            double started = Double.parseDouble(v[1]);
+            double saved = Double.parseDouble(v[2]);
+            double committed = Double.parseDouble(v[3]);
+            assertThat(started).as("after the last commit, within the run").isBetween(lastCommit, 3.5);
+            assertThat(saved).isBetween(started, committed);
+            assertThat(Long.parseLong(v[4])).as("bytes").isPositive();
+            lastCommit = committed;
+        }
+    }
+
     @Test
     void aMissingOrUnsupportedFieldIsNamed() throws IOException {
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
@@ -139,6 +164,24 @@ class MemberRunTest {
         return (generated[last] - generated[first]) / (time[last] - time[first]);
     }
 
+    /** The job's graph, and per second a row per vertex of it, the source's counting what it sent and its samples. */
+    private void assertVertexFiles() throws IOException {
+        JsonNode graph = JSON.readTree(dir.resolve("graph.json").toFile());
+        List<String> vertices = new ArrayList<>();
+        graph.get("vertices").forEach(v -> vertices.add(v.get("name").asText()));
+        assertThat(vertices).isNotEmpty();
+        graph.get("edges").forEach(e -> assertThat(vertices).contains(e.get("from").asText(), e.get("to").asText()));
+        List<String> rows = Files.readAllLines(dir.resolve("vertices.csv"));
+        assertThat(rows.get(0)).isEqualTo("time_s,vertex,items_in,items_out,samples,busy,backpressured,queued,queue_room");
+        double lastTime = Double.parseDouble(rows.get(rows.size() - 1).split(",")[0]);
+        List<String[]> last = rows.stream().skip(1).map(r -> r.split(",")).filter(r -> Double.parseDouble(r[0]) == lastTime).toList();
+        assertThat(last).extracting(r -> r[1]).containsExactlyElementsOf(vertices);
+        String source = vertices.get(0);
+        assertThat(last).filteredOn(r -> r[1].equals(source)).singleElement()
+                        .satisfies(r -> assertThat(Long.parseLong(r[3])).as("the source's items out").isPositive())
+                        .satisfies(r -> assertThat(Long.parseLong(r[4])).as("the source's samples").isPositive());
+    }
+
     private void assertFiles(boolean windowed) throws IOException {
         long latencies = InProcessMember.valuesIn(dir.resolve("latency.hlog"));
         assertThat(latencies).isPositive();
@@ -164,6 +207,7 @@ class MemberRunTest {
         assertThat(host.get(0)).isEqualTo("time_s,steal_seconds");
         assertThat(host).hasSameSizeAs(throughput);
         assertThat(Double.parseDouble(host.get(host.size() - 1).split(",")[1])).isNotNegative();
+        assertVertexFiles();
         JsonNode member = JSON.readTree(dir.resolve("member.json").toFile());
         for (String field : List.of("events_generated", "events_processed", "late_events", "dropped_events")) {
             assertThat(member.get(field).isIntegralNumber()).as(field).isTrue();
