@@ -114,11 +114,16 @@ def _beside(runs: list[FigureRun], published: list[Published], percentile: float
     rows = []
     for p in published:
         for run in (r for r in runs if r.entry == p.entry):
-            rows.append([run.label, p.metric, _ours(run, p.metric), p.shown(), p.source])
+            rows.append([_row_label(run), p.metric, _ours(run, p.metric), p.shown(), p.source])
     compared = {p.entry for p in published}
-    rows += [[r.label, metric, _ours(r, metric), formatting.MISSING, "no value stated in text"]
+    rows += [[_row_label(r), metric, _ours(r, metric), formatting.MISSING, "no value stated in text"]
              for r in runs if r.entry not in compared]
     return Table(["run", "metric", "ours", "published", "source"], rows)
+
+
+def _row_label(run: FigureRun) -> str:
+    """A run as a table names it: the legend's label, and its curve, which the legend gives apart."""
+    return f"{run.label} ({run.curve})" if run.curve else run.label
 
 
 def _image(figure: Figure, folder: Path, name: str, alt: str) -> Image:

@@ -66,8 +66,8 @@ def test_an_experiment_runs_what_it_can_and_reports_it_beside_the_published_valu
     assert (folder / "plots" / image).is_file()
     report = (folder / "report.md").read_text()
     assert "Reproduces a figure of a paper." in report and "2 of 4 runs made, 1 of them sustained their rate; 2 skipped" in report
-    # ours beside the published value, for each run of the entry it names
-    assert "| Q5 RATE=20000 | p99 |" in report and "| 700 µs | section 7: a sentence |" in report
+    # ours beside the published value, for each run of the entry it names, with its curve
+    assert "| Q5 RATE=20000 (KEYS=100) | p99 |" in report and "| 700 µs | section 7: a sentence |" in report
     assert "not sustained" in report  # 40 000 events/s is above the member's capacity, and says so
     assert "| other-idling | the engine has no such setting |" in report
     assert "| missing-jdk | refused here: " in report and "no JDK 99 found" in report
