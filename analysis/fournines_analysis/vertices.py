@@ -1,7 +1,7 @@
 """The job's graph (graph.json) and where its time goes, per vertex (vertices.csv), as each member of
 the run wrote them (analysis/docs/results-folder.md): items in and out, and the engine's samples of
-its workers, from which a vertex's busy share, backpressured share and input queue fill over any
-interval are differences of cumulative counters. A cluster's members add up: their items, their
+its workers, each weighted by the microseconds it stands for, from which a vertex's busy share,
+backpressured share and input queue fill over any interval are differences of cumulative counters. A cluster's members add up: their items, their
 samples, their queues."""
 import bisect
 import csv
@@ -16,7 +16,7 @@ from fournines_analysis.members import member_processes
 
 GRAPH_FILE = "graph.json"
 VERTICES_FILE = "vertices.csv"
-COUNTERS = ("items_in", "items_out", "samples", "busy", "backpressured", "queued", "queue_room")
+COUNTERS = ("items_in", "items_out", "sampled_us", "busy_us", "backpressured_us", "queued_item_us", "queue_room_us")
 
 
 @dataclass(frozen=True)
@@ -135,10 +135,11 @@ def vertex_blocks(run_dir: Path, warmup_s: float) -> list[Block]:
             rows.append([v.name, str(v.parallelism * graph.members), f"{s.items_in_per_s:,.0f}", f"{s.items_out_per_s:,.0f}",
                          _percent(s.busy), _percent(s.backpressured), _percent(s.queue_fill)])
     return [Heading("Where the time goes, per vertex"),
-            Paragraph("After the warm-up, summed over members. Busy: the share of samples (50 a second) that found an "
-                      "instance's worker in its call; backpressured: that found its output refused by a full queue; "
-                      "queue fill: items waiting in its input queues over their capacity. A vertex run on its own "
-                      "thread (not cooperative) is not sampled."),
+            Paragraph("After the warm-up, summed over members. Busy: the share of the time, as the engine samples "
+                      "its workers (50 times a second while they work, down to 6 while they idle), in which an "
+                      "instance's worker was in its call; backpressured: in which its output was refused by a full "
+                      "queue; input queue fill: items waiting in its input queues over their capacity. A vertex run "
+                      "on its own thread (not cooperative) is not sampled."),
             Table(["vertex", "instances", "items in/s", "items out/s", "busy", "backpressured", "input queue fill"], rows)]
 
 

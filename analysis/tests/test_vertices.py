@@ -10,7 +10,7 @@ from fournines_analysis.report import write_report
 from fournines_analysis.vertices import latest_stats, read_graph, read_vertex_rows, run_vertex_rows, stats_between
 from synthetic import write_run
 
-HEADER = "time_s,vertex,items_in,items_out,samples,busy,backpressured,queued,queue_room\n"
+HEADER = "time_s,vertex,items_in,items_out,sampled_us,busy_us,backpressured_us,queued_item_us,queue_room_us\n"
 GRAPH = {"vertices": [{"name": "source", "parallelism": 2}, {"name": "window", "parallelism": 2}],
          "edges": [{"from": "source", "to": "window", "routing": "partitioned", "distributed": True}]}
 

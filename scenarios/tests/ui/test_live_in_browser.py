@@ -109,7 +109,7 @@ def test_the_job_graph_and_snapshots_of_a_run_in_progress_are_drawn_as_the_membe
                           {"name": "hottest", "parallelism": 1}],
              "edges": [{"from": "bids", "to": "count", "routing": "partitioned", "distributed": True},
                        {"from": "count", "to": "hottest", "routing": "all-to-one", "distributed": True}]}
-    header = "time_s,vertex,items_in,items_out,samples,busy,backpressured,queued,queue_room\n"
+    header = "time_s,vertex,items_in,items_out,sampled_us,busy_us,backpressured_us,queued_item_us,queue_room_us\n"
     for member in ("member-1", "member-2"):
         (run / member).mkdir(parents=True)
         (run / member / "graph.json").write_text(json.dumps(graph))

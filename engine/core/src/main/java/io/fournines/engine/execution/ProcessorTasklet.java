@@ -476,14 +476,14 @@ final class ProcessorTasklet implements Tasklet {
     }
 
     @Override
-    public void sampled(boolean running) {
+    public void sampled(boolean running, long micros) {
         int queued = 0;
         int room = 0;
         for (InboundStream stream : streams) {
             queued += stream.queued();
             room += stream.capacity();
         }
-        samples.add(running, backpressured, queued, room);
+        samples.add(micros, running, backpressured, queued, room);
     }
 
     @Override

@@ -18,8 +18,9 @@ public interface Tasklet {
 
     /**
      * On the {@link TaskletSampler}'s thread: a sample of the tasklet's worker, which was in this
-     * tasklet's call at that instant or not. Counters written here have that thread as their one writer.
+     * tasklet's call at that instant or not, standing for the {@code micros} before it. Counters
+     * written here have that thread as their one writer.
      */
-    default void sampled(boolean running) {
+    default void sampled(boolean running, long micros) {
     }
 }

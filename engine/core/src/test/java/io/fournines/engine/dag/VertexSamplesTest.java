@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class VertexSamplesTest {
 
-    private static final int ENOUGH_SAMPLES = 40;
+    /** A second of samples: 50 at least. */
+    private static final long ENOUGH_SAMPLED_MICROS = 1_000_000;
 
     /** Emits numbers for as long as its outbox takes them; on a thread of its own unless {@code cooperative}. */
     static final class EndlessSource extends AbstractProcessor {
@@ -86,7 +87,7 @@ class VertexSamplesTest {
         assertThat(fill(m, "slow")).as("slow: input queue fill").isGreaterThan(0.5);
         assertThat(share(m, "sink", VertexSamples.BUSY)).as("sink: busy").isLessThan(0.5);
         assertThat(fill(m, "sink")).as("sink: input queue fill").isLessThan(0.5);
-        assertThat(m.getOrDefault("source." + VertexSamples.SAMPLES, 0L)).as("a vertex on a thread of its own is not sampled").isZero();
+        assertThat(m.getOrDefault("source." + VertexSamples.SAMPLED, 0L)).as("a vertex on a thread of its own is not sampled").isZero();
     }
 
     /** The consumer on a thread of its own is slow: every call of the source finds its queue full. */
@@ -110,18 +111,18 @@ class VertexSamplesTest {
         try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(1))) {
             Job job = engine.newJob(dag);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (job.metrics().getOrDefault(vertex + "." + VertexSamples.SAMPLES, 0L) < ENOUGH_SAMPLES && System.nanoTime() < deadline) {
+            while (job.metrics().getOrDefault(vertex + "." + VertexSamples.SAMPLED, 0L) < ENOUGH_SAMPLED_MICROS && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             Map<String, Long> m = job.metrics();
             job.cancel();
-            assertThat(m.get(vertex + "." + VertexSamples.SAMPLES)).as("samples of " + vertex).isGreaterThanOrEqualTo(ENOUGH_SAMPLES);
+            assertThat(m.get(vertex + "." + VertexSamples.SAMPLED)).as("time sampled of " + vertex).isGreaterThanOrEqualTo(ENOUGH_SAMPLED_MICROS);
             return m;
         }
     }
 
     private static double share(Map<String, Long> m, String vertex, String counter) {
-        return (double) m.get(vertex + "." + counter) / m.get(vertex + "." + VertexSamples.SAMPLES);
+        return (double) m.get(vertex + "." + counter) / m.get(vertex + "." + VertexSamples.SAMPLED);
     }
 
     private static double fill(Map<String, Long> m, String vertex) {

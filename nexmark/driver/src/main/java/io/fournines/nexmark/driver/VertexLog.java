@@ -16,7 +16,7 @@ import java.util.Map;
 final class VertexLog implements SampledFile {
     static final String GRAPH_FILE = "graph.json";
     static final String FILE = "vertices.csv";
-    static final String HEADER = "time_s,vertex,items_in,items_out,samples,busy,backpressured,queued,queue_room";
+    static final String HEADER = "time_s,vertex,items_in,items_out,sampled_us,busy_us,backpressured_us,queued_item_us,queue_room_us";
 
     private final Path dir;
     private final EngineAdapter.Running engine;
@@ -45,8 +45,8 @@ final class VertexLog implements SampledFile {
         }
         for (Map.Entry<String, VertexCounters> e : engine.vertexCounters().entrySet()) {
             VertexCounters c = e.getValue();
-            csv.row("%.3f,%s,%d,%d,%d,%d,%d,%d,%d", elapsedSeconds, csvField(e.getKey()), c.itemsIn(), c.itemsOut(), c.samples(), c.busy(),
-                    c.backpressured(), c.queued(), c.queueRoom());
+            csv.row("%.3f,%s,%d,%d,%d,%d,%d,%d,%d", elapsedSeconds, csvField(e.getKey()), c.itemsIn(), c.itemsOut(), c.sampledMicros(),
+                    c.busyMicros(), c.backpressuredMicros(), c.queuedItemMicros(), c.queueRoomMicros());
         }
     }
 

@@ -35,7 +35,7 @@ final class DagGraphs {
         for (JobGraph.Vertex v : graph.vertices()) {
             String n = v.name() + ".";
             byVertex.put(v.name(), new VertexCounters(metrics.getOrDefault(n + JobMetrics.ITEMS_IN, 0L), metrics.getOrDefault(n + JobMetrics.ITEMS_OUT, 0L),
-                    metrics.getOrDefault(n + VertexSamples.SAMPLES, 0L), metrics.getOrDefault(n + VertexSamples.BUSY, 0L),
+                    metrics.getOrDefault(n + VertexSamples.SAMPLED, 0L), metrics.getOrDefault(n + VertexSamples.BUSY, 0L),
                     metrics.getOrDefault(n + VertexSamples.BACKPRESSURED, 0L), metrics.getOrDefault(n + VertexSamples.QUEUED, 0L),
                     metrics.getOrDefault(n + VertexSamples.QUEUE_ROOM, 0L)));
         }

@@ -695,7 +695,7 @@ class ClusterProcessesTest {
         await().atMost(30, TimeUnit.SECONDS).until(() -> call(https.get(0), "GET", "/metrics", token, null).body()
                 .contains("fournines_vertex_watermark_lag_seconds{job=\"" + id + "\",vertex=\"sliding-window\""));
         assertThat(call(https.get(0), "GET", "/metrics", token, null).body()).contains("fournines_network_total{job=\"" + id + "\"")
-                .contains("fournines_vertex_samples_total{job=\"" + id + "\",vertex=\"sliding-window\",counter=\"samplesBusy\"}");
+                .contains("fournines_vertex_samples_total{job=\"" + id + "\",vertex=\"sliding-window\",counter=\"sampledBusyMicros\"}");
 
         long killedAt = System.nanoTime();
         processes.get("member-2").destroyForcibly();

@@ -172,14 +172,14 @@ class MemberRunTest {
         assertThat(vertices).isNotEmpty();
         graph.get("edges").forEach(e -> assertThat(vertices).contains(e.get("from").asText(), e.get("to").asText()));
         List<String> rows = Files.readAllLines(dir.resolve("vertices.csv"));
-        assertThat(rows.get(0)).isEqualTo("time_s,vertex,items_in,items_out,samples,busy,backpressured,queued,queue_room");
+        assertThat(rows.get(0)).isEqualTo("time_s,vertex,items_in,items_out,sampled_us,busy_us,backpressured_us,queued_item_us,queue_room_us");
         double lastTime = Double.parseDouble(rows.get(rows.size() - 1).split(",")[0]);
         List<String[]> last = rows.stream().skip(1).map(r -> r.split(",")).filter(r -> Double.parseDouble(r[0]) == lastTime).toList();
         assertThat(last).extracting(r -> r[1]).containsExactlyElementsOf(vertices);
         String source = vertices.get(0);
         assertThat(last).filteredOn(r -> r[1].equals(source)).singleElement()
                         .satisfies(r -> assertThat(Long.parseLong(r[3])).as("the source's items out").isPositive())
-                        .satisfies(r -> assertThat(Long.parseLong(r[4])).as("the source's samples").isPositive());
+                        .satisfies(r -> assertThat(Long.parseLong(r[4])).as("the time the source's samples stand for").isPositive());
     }
 
     private void assertFiles(boolean windowed) throws IOException {
