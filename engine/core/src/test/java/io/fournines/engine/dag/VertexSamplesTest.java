@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The sampler's view of jobs with a slow vertex: busy, its input queue full, its producer
  * backpressured, its consumer mostly idle. Shares of samples, so a loaded machine slows the jobs
- * without changing which vertex the samples find where.
+ * without changing which vertex the samples find where; but busy is wall time in a call, which
+ * includes a worker preempted in it, so only a vertex that hardly runs is held to a low busy share.
  */
 class VertexSamplesTest {
 
@@ -103,7 +104,6 @@ class VertexSamplesTest {
         Map<String, Long> m = runUntilSampled(dag, "source");
 
         assertThat(share(m, "source", VertexSamples.BACKPRESSURED)).as("source: backpressured").isGreaterThan(0.5);
-        assertThat(share(m, "source", VertexSamples.BUSY)).as("source: busy").isLessThan(0.5);
         assertThat(m.get("source." + VertexSamples.QUEUE_ROOM)).as("a source has no input queues").isZero();
     }
 

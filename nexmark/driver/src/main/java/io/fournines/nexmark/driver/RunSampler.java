@@ -98,8 +98,11 @@ public final class RunSampler {
     /** One sample; an error writing a file fails it, naming the file. */
     public void sample() throws IOException {
         long now = System.nanoTime();
-        long generatedNow = generated.getAsLong();
+        // Processed first: every event is counted as generated before it can be processed, so the
+        // generated count read after it is at least as high. Read the other way round, events made and
+        // processed between the two reads would show more processed than generated.
         long processedNow = processed.getAsLong();
+        long generatedNow = generated.getAsLong();
         double elapsed = (now - t0Nanos) / 1e9;
         double interval = Math.max((now - lastNanos) / 1e9, 1e-9);
         // An interval belongs to the warm-up if it started in it, as in the .hlog's tags.

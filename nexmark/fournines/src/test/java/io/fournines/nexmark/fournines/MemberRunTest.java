@@ -174,12 +174,18 @@ class MemberRunTest {
         List<String> rows = Files.readAllLines(dir.resolve("vertices.csv"));
         assertThat(rows.get(0)).isEqualTo("time_s,vertex,items_in,items_out,sampled_us,busy_us,backpressured_us,queued_item_us,queue_room_us");
         double lastTime = Double.parseDouble(rows.get(rows.size() - 1).split(",")[0]);
-        List<String[]> last = rows.stream().skip(1).map(r -> r.split(",")).filter(r -> Double.parseDouble(r[0]) == lastTime).toList();
+        List<String[]> last = rows.stream().skip(1).map(MemberRunTest::csvFields).filter(r -> Double.parseDouble(r[0]) == lastTime).toList();
         assertThat(last).extracting(r -> r[1]).containsExactlyElementsOf(vertices);
         String source = vertices.get(0);
         assertThat(last).filteredOn(r -> r[1].equals(source)).singleElement()
                         .satisfies(r -> assertThat(Long.parseLong(r[3])).as("the source's items out").isPositive())
                         .satisfies(r -> assertThat(Long.parseLong(r[4])).as("the time the source's samples stand for").isPositive());
+    }
+
+    /** A CSV row's fields, a quoted one (a vertex name with commas) unquoted. */
+    private static String[] csvFields(String row) {
+        return java.util.regex.Pattern.compile("\"([^\"]*)\"|([^,]+)").matcher(row).results()
+                .map(m -> m.group(1) != null ? m.group(1) : m.group(2)).toArray(String[]::new);
     }
 
     private void assertFiles(boolean windowed) throws IOException {
