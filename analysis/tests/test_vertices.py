@@ -31,7 +31,7 @@ def test_shares_and_rates_over_the_measurement_are_differences_of_the_counters(t
     rows = per_second("window", 10, 1000, busy_per_s=40, backpressured_per_s=5, queued_per_s=512 * 50,
                       room_per_s=1024 * 50)
     # A busier warm-up, left out: the counters from the last sample at its end.
-    rows = [(t, v, i, o, s, b if t > 3 else b + 10 * t, bp, q, r) for t, v, i, o, s, b, bp, q, r in rows]
+    rows = [(t, v, i, o, s, b if t > 3 else b + 10 * int(t), bp, q, r) for t, v, i, o, s, b, bp, q, r in rows]
     write_vertices(tmp_path, rows)
     [window] = stats_between(run_vertex_rows(tmp_path), 3.0)
     assert window.items_in_per_s == pytest.approx(1000)

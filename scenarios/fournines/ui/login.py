@@ -35,7 +35,7 @@ class LoginHandler(tornado.web.RequestHandler):
         if not presented(self.settings["access_token"], None, self.get_body_argument("token", "")):
             print(f"fournines dashboard: a wrong token from {self.request.remote_ip}", file=sys.stderr)
             self.set_status(401)
-            self.finish(self._form(target, "That is not the dashboard's token."))
+            self.finish(self._form(target, "That is not the token this dashboard was started with."))
             return
         self.set_cookie(COOKIE, self.get_body_argument("token"), httponly=True, samesite="Strict")
         # Only a path on this server: the form must not send the reader elsewhere.

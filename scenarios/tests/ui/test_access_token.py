@@ -42,7 +42,7 @@ class AccessTokenTest(AsyncHTTPTestCase):
             return self.fetch("/login", method="POST", follow_redirects=False, headers={"Cookie": cookie},
                               body=urlencode({"_xsrf": xsrf, "token": token, "next": f"/runs/{RUN}"}))
         wrong = login("x" * 32)
-        assert wrong.code == 401 and "That is not the dashboard's token." in wrong.body.decode()
+        assert wrong.code == 401 and "That is not the token this dashboard was started with." in wrong.body.decode()
         right = login(TOKEN)
         assert right.code == 302 and right.headers["Location"] == f"/runs/{RUN}"
         session = right.headers["Set-Cookie"]
