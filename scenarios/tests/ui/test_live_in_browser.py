@@ -55,7 +55,10 @@ def test_a_run_started_from_the_page_is_watched_live_and_stopped(dashboard, brow
     for key, value in (("WARMUP", "1s"), ("DURATION", "3s"), ("RATE", "1000")):
         browser.find_element(By.ID, f"field-{key}").send_keys(value)
     browser.find_element(By.ID, "start").click()
-    assert "/live/" in browser.current_url
+    # The page answers once the runner made its results folder, which a loaded machine takes seconds to reach.
+    WebDriverWait(browser, 60).until(lambda b: "/live/" in b.current_url or b.find_elements(By.CSS_SELECTOR, ".alert"),
+                                     "the start page neither opened the live view nor said why")
+    assert "/live/" in browser.current_url, browser.find_element(By.TAG_NAME, "main").text
     run_id = browser.current_url.rsplit("/live/", 1)[1]
     WebDriverWait(browser, 20).until(elapsed)
     first = elapsed(browser)
