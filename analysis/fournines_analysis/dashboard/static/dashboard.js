@@ -113,7 +113,7 @@
   function live() {
     const members = {}, status = document.getElementById("live-status"), faults = document.getElementById("live-faults");
     let dirty = false, revision = 0, latest = null, graph = null, figures = null;
-    const snapshots = { start: [], saving: [], duration: [], id: [] };
+    const snapshots = { start: [], saving: [], duration: [], id: [], bytes: [] };
     const faultTimes = [];  // on the charts' elapsed axis
     const us = v => (v === null || v === undefined) ? "–" : `${Math.round(v).toLocaleString()} µs`;
     function progress(r) {
@@ -164,7 +164,7 @@
           yaxis: { title: { text: "behind (ms)" }, rangemode: "tozero" }, shapes, datarevision }, config);
       if (snapshots.id.length) {
         document.getElementById("live-snapshots").hidden = false;
-        const text = snapshots.id.map(i => `snapshot ${i}`);
+        const text = snapshots.id.map((i, k) => `snapshot ${i}, ${snapshots.bytes[k].toLocaleString()} bytes`);
         Plotly.react("live-snapshots", [
           { type: "bar", x: snapshots.start, y: snapshots.duration, text, name: "start to commit", opacity: 0.45, marker: { color: "#1f77b4" } },
           { type: "bar", x: snapshots.start, y: snapshots.saving, text, name: "start to saved (synchronous)", marker: { color: "#1f77b4" } }],
@@ -187,7 +187,7 @@
     source.addEventListener("vertices", e => { figures = JSON.parse(e.data).vertices; dirty = true; });
     source.addEventListener("snapshots", e => {
       JSON.parse(e.data).snapshots.forEach(s => {
-        snapshots.id.push(s.id); snapshots.start.push(s.started_s);
+        snapshots.id.push(s.id); snapshots.start.push(s.started_s); snapshots.bytes.push(s.bytes);
         snapshots.saving.push((s.saved_s - s.started_s) * 1e3); snapshots.duration.push((s.committed_s - s.started_s) * 1e3);
       });
       dirty = true;

@@ -12,6 +12,7 @@ import io.fournines.engine.job.JobConfig;
 import io.fournines.engine.snapshot.SnapshotStore;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -62,6 +63,8 @@ public final class ClusterJob {
     private static final long STOP_WAIT_SECONDS = 5;
     private static final long GATHER_TIMEOUT_SECONDS = 60;
     private static final long START_WAIT_SECONDS = 30;
+    /** Committed snapshots kept for the management API: a day at the default 1 s interval would be 86 400. */
+    static final int SNAPSHOT_HISTORY = 1024;
     /** Restarts after failures or stalled snapshots in a row, no snapshot committed between them, before the job fails for good. */
     static final int MAX_RESTARTS_WITHOUT_PROGRESS = 3;
     /** A snapshot is given up on after this many intervals, or after {@link #MIN_SNAPSHOT_TIMEOUT}, whichever is longer. */
@@ -104,8 +107,10 @@ public final class ClusterJob {
     private long committedBefore;
     /** The counters of the executions before the current one, summed. */
     private final Map<String, Long> metricsBefore = new TreeMap<>();
-    /** Snapshots an earlier execution committed that {@link #drainCommittedSnapshots} has not handed on yet. */
-    private final List<CommittedSnapshot> committedBeforeUndrained = new ArrayList<>();
+    /** The snapshots committed here over all executions, the newest {@link #SNAPSHOT_HISTORY}: the management API shows them. */
+    private final ArrayDeque<CommittedSnapshot> snapshotHistory = new ArrayDeque<>();
+    /** The newest snapshot {@link #drainCommittedSnapshots} handed on. */
+    private long snapshotsHandedThrough = -1;
     /** The member whose word started the running attempt: the coordinator that directs it. */
     private int directedBy;
     /** On a coordinator taking the job over: the reports it waits for, the members it restarts on then, and why. */
@@ -291,11 +296,27 @@ public final class ClusterJob {
 
     /** Hands {@code to} each snapshot committed here since the last call, over all executions, oldest first. */
     public synchronized void drainCommittedSnapshots(Consumer<CommittedSnapshot> to) {
-        committedBeforeUndrained.forEach(to);
-        committedBeforeUndrained.clear();
-        if (current != null) {
-            current.drainCommittedSnapshots(to);
+        for (CommittedSnapshot s : snapshotHistory()) {
+            if (s.id() > snapshotsHandedThrough) {
+                to.accept(s);
+                snapshotsHandedThrough = s.id();
+            }
         }
+    }
+
+    /** The newest snapshots committed here over all executions (at most {@link #SNAPSHOT_HISTORY}), oldest first. */
+    public synchronized List<CommittedSnapshot> snapshotHistory() {
+        if (current != null) {
+            current.drainCommittedSnapshots(this::remember);
+        }
+        return new ArrayList<>(snapshotHistory);
+    }
+
+    private void remember(CommittedSnapshot snapshot) {
+        if (snapshotHistory.size() == SNAPSHOT_HISTORY) {
+            snapshotHistory.poll();
+        }
+        snapshotHistory.add(snapshot);
     }
 
     /** The job's counters on this member over all its executions: what an earlier attempt dropped as late still counts. */
@@ -646,7 +667,7 @@ public final class ClusterJob {
                 }
                 if (old != null) {
                     committedBefore += old.committedSnapshotCount();
-                    old.drainCommittedSnapshots(committedBeforeUndrained::add);
+                    old.drainCommittedSnapshots(this::remember);
                     old.metrics().forEach((name, value) -> metricsBefore.merge(name, value, Long::sum));
                 }
                 launch(dag, snapshotId);

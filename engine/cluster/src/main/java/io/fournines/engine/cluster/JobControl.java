@@ -1,11 +1,14 @@
 package io.fournines.engine.cluster;
 
+import io.fournines.engine.execution.CommittedSnapshot;
+
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +49,12 @@ public final class JobControl implements Cluster.Listener {
         volatile ClusterJob clusterJob;
         /** On the coordinator: how each member's part ended. */
         public final Map<Integer, String> members = new ConcurrentHashMap<>();
+
+        /** This member's committed snapshots of the job, newest last (none before it is set up here). */
+        public List<CommittedSnapshot> snapshotHistory() {
+            ClusterJob job = clusterJob;
+            return job == null ? List.of() : job.snapshotHistory();
+        }
 
         JobState(long id, Path dir, String startText) {
             this.id = id;

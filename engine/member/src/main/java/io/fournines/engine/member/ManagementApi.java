@@ -1,6 +1,7 @@
 package io.fournines.engine.member;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -8,6 +9,7 @@ import io.fournines.engine.cluster.Cluster;
 import io.fournines.engine.cluster.ClusterSecret;
 import io.fournines.engine.cluster.InvalidJobException;
 import io.fournines.engine.cluster.JobControl;
+import io.fournines.engine.execution.CommittedSnapshot;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -31,6 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * POST   /jobs               body: a job description for the member's job runner (UTF-8, at most 1 MiB, else 413)
  *                            -> 202 {"job": ID} once the runner has checked it whole; 400 naming what is wrong
  * GET    /jobs/ID            this member's state of the job; on the coordinator, every member's
+ * GET    /jobs/ID/snapshots  the snapshots this member committed, newest last (at most 1 024): id, start
+ *                            (epoch ms), ms to saved here and to committed, bytes
  * GET    /metrics            Prometheus text
  * </pre>
  */
@@ -127,6 +131,8 @@ final class ManagementApi implements AutoCloseable {
                 send(ex, 404, "text/plain", "no job " + id + " on member " + member.cluster().self() + "\n");
             } else if (path.length == 2 && method.equals("GET")) {
                 send(ex, 200, "application/json", status(job));
+            } else if (path.length == 3 && path[2].equals("snapshots") && method.equals("GET")) {
+                send(ex, 200, "application/json", snapshots(job));
             } else {
                 send(ex, 404, "text/plain", "no such call: " + method + " " + ex.getRequestURI() + "\n");
             }
@@ -150,6 +156,25 @@ final class ManagementApi implements AutoCloseable {
         ObjectNode members = n.putObject("members");
         for (Map.Entry<Integer, String> e : job.members.entrySet()) {
             members.put(Integer.toString(e.getKey()), e.getValue());
+        }
+        return json.writeValueAsString(n) + "\n";
+    }
+
+    private String snapshots(JobControl.JobState job) throws IOException {
+        ObjectNode n = json.createObjectNode();
+        n.put("job", job.id);
+        n.put("member", member.cluster().self());
+        ArrayNode list = n.putArray("snapshots");
+        // Instants are this JVM's nanoTime: told as epoch ms by their distance from now.
+        long nowNanos = System.nanoTime();
+        long nowMillis = System.currentTimeMillis();
+        for (CommittedSnapshot s : job.snapshotHistory()) {
+            ObjectNode o = list.addObject();
+            o.put("id", s.id());
+            o.put("started_at_ms", nowMillis - (nowNanos - s.startedNanos()) / 1_000_000);
+            o.put("saved_ms", (s.savedNanos() - s.startedNanos()) / 1e6);
+            o.put("committed_ms", (s.committedNanos() - s.startedNanos()) / 1e6);
+            o.put("bytes", s.bytes());
         }
         return json.writeValueAsString(n) + "\n";
     }

@@ -1,5 +1,7 @@
 package io.fournines.nexmark.fournines;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fournines.engine.cluster.ClusterConfig;
 import io.fournines.engine.cluster.ClusterSecret;
 import io.fournines.engine.cluster.FaultProxies;
@@ -732,6 +734,7 @@ class ClusterProcessesTest {
         String id = submitted.body().replaceAll("\\D", "");
         await().atMost(30, TimeUnit.SECONDS).until(() -> call(https.get(0), "GET", "/jobs/" + id, token, null).body().contains("\"running\""));
         Thread.sleep(2_000);  // a few snapshots committed
+        assertSnapshotHistory(call(https.get(0), "GET", "/jobs/" + id + "/snapshots", token, null).body());
 
         long paused = processes.get("member-2").pid();
         signal("STOP", paused);
@@ -750,6 +753,19 @@ class ClusterProcessesTest {
         }
         assertThat(Files.readString(dir.resolve("out-2").resolve("job-" + id).resolve("joined-1").resolve("member.json")))
                 .contains("\"attempt\" : 2");
+    }
+
+    /** The API's snapshot history: some, in order, each saved before it committed and holding state. */
+    private static void assertSnapshotHistory(String body) throws IOException {
+        JsonNode snapshots = new ObjectMapper().readTree(body).get("snapshots");
+        assertThat(snapshots.size()).as(body).isPositive();
+        long previous = 0;
+        for (JsonNode s : snapshots) {
+            assertThat(s.get("id").asLong()).as(body).isGreaterThan(previous);
+            assertThat(s.get("saved_ms").asDouble()).as(body).isBetween(0.0, s.get("committed_ms").asDouble());
+            assertThat(s.get("bytes").asLong()).as(body).isPositive();
+            previous = s.get("id").asLong();
+        }
     }
 
     private static void signal(String signal, long pid) throws Exception {
