@@ -24,18 +24,26 @@ class VertexSamplesTest {
     /** A second of samples: 50 at least. */
     private static final long ENOUGH_SAMPLED_MICROS = 1_000_000;
 
-    /** Emits numbers for as long as its outbox takes them; on a thread of its own unless {@code cooperative}. */
-    static final class EndlessSource extends AbstractProcessor {
+    /** A processor on a cooperative worker, or on a thread of its own. */
+    abstract static class Placed extends AbstractProcessor {
         private final boolean cooperative;
-        private long next;
 
-        EndlessSource(boolean cooperative) {
+        Placed(boolean cooperative) {
             this.cooperative = cooperative;
         }
 
         @Override
         public boolean isCooperative() {
             return cooperative;
+        }
+    }
+
+    /** Emits numbers for as long as its outbox takes them. */
+    static final class EndlessSource extends Placed {
+        private long next;
+
+        EndlessSource(boolean cooperative) {
+            super(cooperative);
         }
 
         @Override
@@ -47,17 +55,10 @@ class VertexSamplesTest {
         }
     }
 
-    /** Spends 100 µs on each item, the work of a heavy stage; on a thread of its own unless {@code cooperative}. */
-    static final class SlowP extends AbstractProcessor {
-        private final boolean cooperative;
-
+    /** Spends 100 µs on each item, the work of a heavy stage. */
+    static final class SlowP extends Placed {
         SlowP(boolean cooperative) {
-            this.cooperative = cooperative;
-        }
-
-        @Override
-        public boolean isCooperative() {
-            return cooperative;
+            super(cooperative);
         }
 
         @Override
