@@ -71,9 +71,20 @@ def report_blocks(run: Run, summary: RunSummary, plots_dir: Path | None = None) 
     blocks += batch_blocks(run.path, run.warmup_s, title, plots_dir)
     blocks += snapshot_blocks(run.path, run.warmup_s, title, plots_dir)
     blocks += vertex_blocks(run.path, run.warmup_s)
+    blocks += profile_blocks(run)
     blocks += member_blocks(run.path, run.warmup_s)
     blocks += [Heading("Run context"), context_table(run)]
     return blocks
+
+
+def profile_blocks(run: Run) -> list[Block]:
+    """The flame graphs a run with PROFILE=1 left (profile.md says how they were recorded)."""
+    graphs = sorted(p.relative_to(run.path).as_posix() for where in ("", "member-*/") for p in run.path.glob(where + "flame-*.html"))
+    if not graphs:
+        return []
+    return [Heading("Where the time goes: flame graphs"),
+            Paragraph(f"CPU and allocation samples after the warm-up, by {run.info.fields.get('profiler', 'a profiler')}; "
+                      f"open them in a browser: {', '.join(graphs)}.")]
 
 
 def host_blocks(run: Run) -> list[Block]:

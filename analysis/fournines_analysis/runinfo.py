@@ -43,6 +43,7 @@ FIELDS: dict[str, tuple[type, str]] = {
     "last_snapshot_bytes": (int, "last snapshot size (bytes)"),
     "faults_injected": (list, "faults injected (runner)"),
     "hlog_values_written": (dict, "latencies written, per log (member)"),
+    "profiler": (str, "profiler (PROFILE=1)"),
 }
 REQUIRED = ("warmup_s",)
 

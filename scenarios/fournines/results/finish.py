@@ -3,15 +3,17 @@ so a failed run still leaves its evidence."""
 import sys
 from pathlib import Path
 
-from fournines.members.jvm import PROFILE_FILE
+from fournines.members.jvm import PROFILE_FILE, java_binary
+from fournines.members.profiler import Profiler, flame_graphs
 from fournines.results.outcome import EXIT_FAILED, Outcome
 from fournines.results.run_record import MemberReportError, assemble, read_member_report, sidecar_fields, write_run_json
 from fournines_analysis.errors import BadInput, CannotWrite, write_text
 
 
 def finish(run_dir: Path, scenario: dict, context: dict, flags: list[str], command: list[str],
-           outcome: Outcome, profile: bool) -> int:
-    """Writes run.json and the report; returns the runner's exit code."""
+           outcome: Outcome, profiler: Profiler | None = None) -> int:
+    """Writes run.json and the report; returns the runner's exit code. `profiler`: what recorded the
+    members' profile.jfr (PROFILE=1); its flame graphs are made before the report, which lists them."""
     status, failure, exit_code = outcome.status, outcome.cause, outcome.exit_code
     try:
         member = read_member_report(run_dir / "member.json")
@@ -19,15 +21,18 @@ def finish(run_dir: Path, scenario: dict, context: dict, flags: list[str], comma
         member = None
         if status == "completed":  # a crashed member is not expected to leave one
             status, failure, exit_code = "failed", str(e), EXIT_FAILED
-    profile_file = PROFILE_FILE if profile and (run_dir / PROFILE_FILE).exists() else None
-    record = assemble(scenario, context, flags, command, status, failure, member, profile_file)
+    recordings = _recordings(run_dir) if profiler else []
+    record = assemble(scenario, context, flags, command, status, failure, member,
+                      recordings[0].relative_to(run_dir).as_posix() if recordings else None)
+    if recordings:
+        record["profiler"] = profiler.description
     record.update(sidecar_fields(run_dir))
     if outcome.faults_injected is not None:
         record["faults_injected"] = outcome.faults_injected
     try:
         write_run_json(run_dir, record)
-        if profile_file:
-            _describe_profile(run_dir)
+        if recordings:
+            _profile(run_dir, recordings, scenario, profiler)
     except CannotWrite as e:
         print(f"run failed: {e}", file=sys.stderr)
         return EXIT_FAILED
@@ -61,14 +66,21 @@ def _report(run_dir: Path, record: dict, exit_code: int) -> int:
     return exit_code
 
 
-def _describe_profile(run_dir: Path) -> None:
+def _recordings(run_dir: Path) -> list[Path]:
+    """The members' profile.jfr: the lone member's in the folder, a cluster's in member-<i>/."""
+    return [p for p in [run_dir / PROFILE_FILE, *sorted(run_dir.glob(f"member-*/{PROFILE_FILE}"))] if p.is_file()]
+
+
+def _profile(run_dir: Path, recordings: list[Path], scenario: dict, profiler: Profiler) -> None:
+    graphs = flame_graphs(recordings, java_binary(scenario), scenario["warmup_s"])
+    listed = "".join(f"- `{g.relative_to(run_dir).as_posix()}`\n" for g in graphs) or "- none could be made (the runner said why)\n"
+    first = recordings[0].relative_to(run_dir).as_posix()
     write_text(
         run_dir / "profile.md",
-        f"# Profile\n\nThe member ran with Java Flight Recorder (settings=profile); the recording is "
-        f"`{PROFILE_FILE}` in this folder.\n\n"
-        f"- Overview: `jfr summary {PROFILE_FILE}`\n"
-        f"- Hot methods: `jfr print --events jdk.ExecutionSample {PROFILE_FILE}`\n"
-        f"- GC pauses: `jfr print --events jdk.GarbageCollection {PROFILE_FILE}`\n"
-        f"- Interactive, with flame graphs: open it in JDK Mission Control (`jmc`).\n",
+        f"# Profile\n\nRecorded by {profiler.description}. The recordings: "
+        f"{', '.join(f'`{r.relative_to(run_dir).as_posix()}`' for r in recordings)}.\n\n"
+        f"Flame graphs of CPU and allocation samples after the warm-up (open them in a browser):\n\n{listed}\n"
+        f"- Overview: `jfr summary {first}`\n"
+        f"- GC pauses: `jfr print --events jdk.GarbageCollection {first}` (JDK Flight Recorder only)\n",
     )
-    print(f"profile: {run_dir / PROFILE_FILE} (see profile.md)", file=sys.stderr)
+    print(f"profile: {profiler.description}; see {run_dir / 'profile.md'}", file=sys.stderr)

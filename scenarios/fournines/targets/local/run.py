@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from fournines.members.jvm import Launcher, java_binary, jvm_flags, member_command
+from fournines.members.profiler import local_profiler
 from fournines.members.progress_display import ProgressDisplay
 from fournines.results.finish import finish
 from fournines.results.folder import RESULTS_ROOT, new_results_folder
@@ -35,7 +36,10 @@ def run(scenario: dict, launcher: Launcher, profile: bool, results_root: Path = 
     except CannotWrite as e:
         print(f"run failed before it started: {e}", file=sys.stderr)
         return EXIT_FAILED
-    flags = jvm_flags(scenario, profile)
+    profiler = local_profiler(java_binary(scenario)) if profile else None
+    flags = jvm_flags(scenario, profile=False) + (profiler.flags if profiler else [])
+    if profiler:
+        print(f"profile: {profiler.description}", file=sys.stderr)
     context = host_context()
     plan = plan_for(scenario, launcher, flags, run_dir)
     try:
@@ -46,7 +50,7 @@ def run(scenario: dict, launcher: Launcher, profile: bool, results_root: Path = 
         except CannotWrite as e:  # the merged files are the run's results: without them it failed
             outcome = Outcome("failed", str(e), EXIT_FAILED)
     # run.json records member-1's command as it ran
-    return finish(run_dir, scenario, context, flags, plan.processes[0].command, outcome, profile)
+    return finish(run_dir, scenario, context, flags, plan.processes[0].command, outcome, profiler)
 
 
 def _fed(scenario: dict, run_dir: Path, plan: Plan) -> Outcome:

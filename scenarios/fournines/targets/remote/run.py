@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from fournines.members.jvm import jvm_flags
+from fournines.members.profiler import remote_profiler
 from fournines.members.progress_display import ProgressDisplay
 from fournines.results.finish import finish
 from fournines.results.folder import member_dir
@@ -60,7 +61,8 @@ def run_on(cluster: Cluster, scenario: dict, jar: Path, profile: bool, run_dir: 
         outcome = _play_remotely(cluster, scenario, plan, extra, kafka, run_dir)
     plan.gather_files()
     context.update(_remote_host(run_dir))
-    return finish(run_dir, scenario, context, jvm_flags(scenario, profile), commands[cluster.members[0].name], outcome, profile)
+    return finish(run_dir, scenario, context, jvm_flags(scenario, profile), commands[cluster.members[0].name], outcome,
+                  remote_profiler() if profile else None)
 
 
 def _play_remotely(cluster: Cluster, scenario: dict, plan: Plan, extra: dict, kafka: RemoteKafka | None,
