@@ -1,5 +1,7 @@
 package io.fournines.engine.pipeline;
 
+import io.fournines.engine.aggregate.AggregateOperation;
+import io.fournines.engine.aggregate.LongAccumulator;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Traverser;
 import io.fournines.engine.core.Traversers;
@@ -15,6 +17,7 @@ import io.fournines.engine.processor.SlidingWindowP;
 import io.fournines.engine.processor.TransformP;
 import io.fournines.engine.processor.WatermarkPolicy;
 import io.fournines.engine.window.KeyedFrame;
+import io.fournines.engine.window.WindowDefinition;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -165,8 +168,29 @@ final class Planner {
     }
 
     private void planWindowAggregate(Transform.WindowAggregate w) {
+        if (w.overKeys != null) {
+            planWindowAggregateOverKeys(w);
+            return;
+        }
         planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
                 () -> new SlidingWindowP(w.window, w.operation, w.outputFn), w.keyed, w.keyFn);
+    }
+
+    /**
+     * The keyed window's two stages, whose second folds each window's keys into one partial, then a
+     * global tumbling window one slide long that combines the partials of a window (ending at its end).
+     */
+    @SuppressWarnings("unchecked")
+    private void planWindowAggregateOverKeys(Transform.WindowAggregate w) {
+        planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
+                () -> SlidingWindowP.overKeys(w.window, (AggregateOperation<?, LongAccumulator, Long>) w.operation, w.overKeys),
+                true, w.keyFn);
+        Vertex perKey = outputVertex.get(w);
+        WindowDefinition oneSlide = WindowDefinition.tumbling(w.window.slide());
+        Vertex overKeys = dag.newVertex(uniqueName("combine-over-keys"),
+                () -> new SlidingWindowP(oneSlide, w.overKeys.combining(), w.outputFn));
+        dag.edge(toOwner(Edge.between(perKey, overKeys), false));
+        outputVertex.put(w, overKeys);
     }
 
     /**

@@ -19,7 +19,7 @@ public final class StageWithWindow<T> {
     /** One result per window that had items; the final combine runs on one instance. */
     @SuppressWarnings("unchecked")
     public <R> StreamStage<WindowResult<R>> aggregate(AggregateOperation<? super T, ?, ? extends R> operation) {
-        return stage.aggregateWindow(item -> GlobalKey.INSTANCE, false, window, operation,
+        return stage.aggregateWindow(item -> GlobalKey.INSTANCE, false, window, operation, null,
                 (start, end, key, result) -> new WindowResult<>(start, end, (R) result), WindowResult::end);
     }
 }

@@ -2,6 +2,7 @@ package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.LongKeyFn;
+import io.fournines.engine.aggregate.OverKeysOperation;
 import io.fournines.engine.core.Traverser;
 import io.fournines.engine.processor.SlidingWindowP.WindowResultFn;
 import io.fournines.engine.window.WindowDefinition;
@@ -85,11 +86,11 @@ public final class StreamStage<T> extends AbstractStage<T> {
     }
 
     <R> StreamStage<R> aggregateWindow(Function<? super T, ?> keyFn, boolean keyed, WindowDefinition window,
-                                       AggregateOperation<? super T, ?, ?> operation,
+                                       AggregateOperation<? super T, ?, ?> operation, OverKeysOperation<?, ?> overKeys,
                                        WindowResultFn outputFn,
                                        ToLongFunction<? super R> endFn) {
         ToLongFunction<? super T> ts = requireTimestamps("window aggregation");
-        Transform t = pipeline.add(new Transform.WindowAggregate(transform, keyFn, keyed, ts, window, operation, outputFn));
+        Transform t = pipeline.add(new Transform.WindowAggregate(transform, keyFn, keyed, ts, window, operation, overKeys, outputFn));
         return windowResults(pipeline, t, endFn);
     }
 }

@@ -1,6 +1,7 @@
 package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperation;
+import io.fournines.engine.aggregate.OverKeysOperation;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Traverser;
 import io.fournines.engine.processor.MapStatefulP.StatefulMapFn;
@@ -80,22 +81,28 @@ abstract sealed class Transform permits Transform.Source, Transform.Stateless, T
         }
     }
 
+    /**
+     * A window aggregate per key (or over all items). With {@code overKeys}, each window's per-key
+     * sums are then aggregated over the keys, and {@code outputFn} makes that one result per window.
+     */
     static final class WindowAggregate extends Transform {
         final Function<?, ?> keyFn;
         final boolean keyed;
         final ToLongFunction<?> timestampFn;
         final WindowDefinition window;
         final AggregateOperation<?, ?, ?> operation;
+        final OverKeysOperation<?, ?> overKeys;
         final WindowResultFn outputFn;
 
         WindowAggregate(Transform upstream, Function<?, ?> keyFn, boolean keyed, ToLongFunction<?> timestampFn, WindowDefinition window,
-                        AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn) {
+                        AggregateOperation<?, ?, ?> operation, OverKeysOperation<?, ?> overKeys, WindowResultFn outputFn) {
             super(window.size() == window.slide() ? "tumbling-window" : "sliding-window", List.of(upstream));
             this.keyFn = keyFn;
             this.keyed = keyed;
             this.timestampFn = timestampFn;
             this.window = window;
             this.operation = operation;
+            this.overKeys = overKeys;
             this.outputFn = outputFn;
         }
     }

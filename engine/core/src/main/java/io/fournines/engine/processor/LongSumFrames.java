@@ -1,6 +1,5 @@
 package io.fournines.engine.processor;
 
-import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.LongAccumulator;
 import org.agrona.collections.Long2ObjectHashMap;
 import io.fournines.engine.core.PartitionedKey;
@@ -22,19 +21,14 @@ final class LongSumFrames implements WindowFrames {
     private static final long ABSENT = Long.MIN_VALUE;
     private static final String SNAPSHOT_ID = "long-sum-frames";
 
-    private final AggregateOperation<?, ?, ?> operation;
     private final Long2ObjectHashMap<Object2LongHashMap<Object>> frames = new Long2ObjectHashMap<>();
     private final Object2LongHashMap<Object> running = new Object2LongHashMap<>(ABSENT);
     private final ArrayDeque<Object2LongHashMap<Object>> spareMaps = new ArrayDeque<>();
-    /** Handed to the operation's finish function, which takes an accumulator. */
+    /** Hands each key's window sum out as an accumulator without making one per key. */
     private final LongAccumulator scratch = new LongAccumulator();
     private long firstFrameEnd = Long.MAX_VALUE;
     private long currentFrameEnd = Long.MIN_VALUE;
     private Object2LongHashMap<Object> currentFrame;
-
-    LongSumFrames(AggregateOperation<?, ?, ?> operation) {
-        this.operation = operation;
-    }
 
     @Override
     public void add(long frameEnd, Object key, Object accumulator) {
@@ -70,14 +64,14 @@ final class LongSumFrames implements WindowFrames {
     }
 
     @Override
-    public void emitAndSlide(long start, long end, long slide, ResultSink out) {
+    public void emitAndSlide(long start, long end, long slide, AccumulatorSink out) {
         Object2LongHashMap<Object> newest = frames.get(end);
         if (newest != null) {
             newest.forEachLong((key, value) -> running.put(key, running.getOrDefault(key, 0) + value));
         }
         running.forEachLong((key, value) -> {
             scratch.set(value);
-            out.accept(key, operation.finish(scratch));
+            out.accept(key, scratch);
         });
         long leavingEnd = start + slide;
         Object2LongHashMap<Object> leaving = frames.remove(leavingEnd);

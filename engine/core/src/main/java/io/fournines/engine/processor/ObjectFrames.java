@@ -87,7 +87,7 @@ final class ObjectFrames implements WindowFrames {
     }
 
     @Override
-    public void emitAndSlide(long start, long end, long slide, ResultSink out) {
+    public void emitAndSlide(long start, long end, long slide, AccumulatorSink out) {
         Map<Object, Object> accumulators;
         if (operation.canDeduct()) {
             Map<Object, Object> newest = frames.get(end);
@@ -102,7 +102,7 @@ final class ObjectFrames implements WindowFrames {
                 frame.forEach((key, acc) -> operation.combine(merged.computeIfAbsent(key, k -> operation.createFn().get()), acc));
             }
         }
-        accumulators.forEach((key, acc) -> out.accept(key, operation.finish(acc)));
+        accumulators.forEach(out::accept);
         Map<Object, Object> leaving = frames.remove(start + slide);
         if (leaving == currentFrame) {
             currentFrame = null;

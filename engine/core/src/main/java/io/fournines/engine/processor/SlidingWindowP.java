@@ -1,9 +1,12 @@
 package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperation;
+import io.fournines.engine.aggregate.LongAccumulator;
+import io.fournines.engine.aggregate.OverKeysOperation;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.Counter;
+import io.fournines.engine.core.GlobalKey;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
@@ -19,6 +22,11 @@ import java.util.Map;
  * window (a {@link io.fournines.engine.window.KeyedWindowResult} in keyed pipelines). Windows that
  * hold no item are skipped. How frames are kept and combined is {@link WindowFrames}' business.
  * Partials for a window already emitted are dropped and counted as {@code lateFrames}.
+ *
+ * <p>{@link #overKeys Over keys}, a window's long keys and sums are instead folded into one
+ * accumulator of an {@link OverKeysOperation}, emitted as a {@link KeyedFrame} ending at the window's
+ * end under the {@link GlobalKey}: the partial that a global tumbling window one slide long combines
+ * across instances. One object per window and instance, none per key.
  */
 public final class SlidingWindowP extends AbstractProcessor {
 
@@ -31,7 +39,10 @@ public final class SlidingWindowP extends AbstractProcessor {
     }
 
     private final WindowDefinition window;
+    private final AggregateOperation<?, ?, ?> operation;
+    /** Per-key output; null when the keys go to {@link #overKeysOperation}. */
     private final WindowResultFn outputFn;
+    private final OverKeysOperation<?, ?> overKeysOperation;
     private final WindowFrames frames;
     private final PendingItems pendingOutput = new PendingItems();
 
@@ -44,9 +55,25 @@ public final class SlidingWindowP extends AbstractProcessor {
     private Context context;
 
     public SlidingWindowP(WindowDefinition window, AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn) {
+        this(window, operation, outputFn, null);
+    }
+
+    private SlidingWindowP(WindowDefinition window, AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn,
+                           OverKeysOperation<?, ?> overKeysOperation) {
         this.window = window;
+        this.operation = operation;
         this.outputFn = outputFn;
+        this.overKeysOperation = overKeysOperation;
         this.frames = WindowFrames.forOperation(operation);
+    }
+
+    /** Sums of longs by long keys, each window's keys folded by {@code overKeys} into one partial. */
+    public static SlidingWindowP overKeys(WindowDefinition window, AggregateOperation<?, LongAccumulator, Long> sumOfLongs,
+                                          OverKeysOperation<?, ?> overKeys) {
+        if (!sumOfLongs.isSumOfLongs()) {
+            throw new IllegalArgumentException("an aggregate over keys takes the keys' sums of longs");
+        }
+        return new SlidingWindowP(window, sumOfLongs, null, overKeys);
     }
 
     @Override
@@ -162,7 +189,15 @@ public final class SlidingWindowP extends AbstractProcessor {
                 return;
             }
             long start = end - window.size();
-            frames.emitAndSlide(start, end, window.slide(), (key, result) -> pendingOutput.add(outputFn.apply(start, end, key, result)));
+            if (overKeysOperation == null) {
+                frames.emitAndSlide(start, end, window.slide(),
+                        (key, acc) -> pendingOutput.add(outputFn.apply(start, end, key, operation.finish(acc))));
+            } else {
+                Object partial = overKeysOperation.createFn().get();
+                frames.emitAndSlide(start, end, window.slide(),
+                        (key, acc) -> overKeysOperation.accumulate(partial, (Long) key, ((LongAccumulator) acc).get()));
+                pendingOutput.add(new KeyedFrame(end, GlobalKey.INSTANCE, partial));
+            }
             emittedUpTo = end;
             nextWindowEnd = end + window.slide();
         }

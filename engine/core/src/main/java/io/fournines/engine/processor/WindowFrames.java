@@ -24,10 +24,10 @@ interface WindowFrames {
     boolean windowIsEmpty();
 
     /**
-     * Hands each key's result in the window [start, end) to {@code out}, then evicts the frame ending
-     * at {@code start + slide}, the oldest one, which no later window contains.
+     * Hands each key's accumulator for the window [start, end) to {@code out}, then evicts the frame
+     * ending at {@code start + slide}, the oldest one, which no later window contains.
      */
-    void emitAndSlide(long start, long end, long slide, ResultSink out);
+    void emitAndSlide(long start, long end, long slide, AccumulatorSink out);
 
     /**
      * Hands the frames to a snapshot in few, large entries (a large window state holds millions of
@@ -41,12 +41,16 @@ interface WindowFrames {
     /** After a restore: rebuilds what the frames imply for the window slid up to {@code emittedUpTo}. */
     void resumeAfter(long emittedUpTo);
 
+    /**
+     * Takes one key's accumulator of a window. It is valid during the call only: sums of longs hand
+     * one reused {@link io.fournines.engine.aggregate.LongAccumulator}, so reading a sum boxes nothing.
+     */
     @FunctionalInterface
-    interface ResultSink {
-        void accept(Object key, Object result);
+    interface AccumulatorSink {
+        void accept(Object key, Object accumulator);
     }
 
     static WindowFrames forOperation(AggregateOperation<?, ?, ?> operation) {
-        return operation.isSumOfLongs() ? new LongSumFrames(operation) : new ObjectFrames(operation);
+        return operation.isSumOfLongs() ? new LongSumFrames() : new ObjectFrames(operation);
     }
 }

@@ -3,7 +3,9 @@ package io.fournines.engine.processor;
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.AggregateOperations;
 import io.fournines.engine.aggregate.LongAccumulator;
+import io.fournines.engine.aggregate.OverKeysOperation;
 import io.fournines.engine.core.Counter;
+import io.fournines.engine.core.GlobalKey;
 import io.fournines.engine.core.Outbox;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Watermark;
@@ -12,12 +14,14 @@ import io.fournines.engine.execution.Partitioner;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,7 +101,11 @@ class SlidingWindowPTest {
     }
 
     private static KeyedFrame count(long frameEnd, long n) {
-        return new KeyedFrame(frameEnd, "k", new LongAccumulator(n));
+        return count(frameEnd, 1L, n);
+    }
+
+    private static KeyedFrame count(long frameEnd, Object key, long n) {
+        return new KeyedFrame(frameEnd, key, new LongAccumulator(n));
     }
 
     @ParameterizedTest(name = "deducting: {0}")
@@ -116,9 +124,9 @@ class SlidingWindowPTest {
 
         assertThat(out.items).containsExactly(
                 new Watermark(10),
-                new KeyedWindowResult<>(0L, 20L, "k", 2L),
-                new KeyedWindowResult<>(10L, 30L, "k", 3L),
-                new KeyedWindowResult<>(20L, 40L, "k", 1L),
+                new KeyedWindowResult<>(0L, 20L, 1L, 2L),
+                new KeyedWindowResult<>(10L, 30L, 1L, 3L),
+                new KeyedWindowResult<>(20L, 40L, 1L, 1L),
                 new Watermark(40));
     }
 
@@ -133,24 +141,39 @@ class SlidingWindowPTest {
                 ? AggregateOperations.counting()
                 : AggregateOperation.of(LongAccumulator::new, (LongAccumulator acc, Object item) -> acc.add(1),
                         (acc, other) -> acc.add(other.get()), LongAccumulator::get);
+        assertRestoredMidWindowGoesOnAsUninterrupted(() -> new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new));
+    }
+
+    /** The same over keys: the partial of each window holds the keys' sums restored and received since. */
+    @Test
+    void overKeysStateSavedMidWindowRestoresToTheSameResults() throws Exception {
+        OverKeysOperation<TreeMap<Long, Long>, TreeMap<Long, Long>> allSums = new OverKeysOperation<>(TreeMap::new,
+                (TreeMap<Long, Long> acc, long key, long sum) -> acc.put(key, sum), TreeMap::putAll, acc -> acc);
+        List<Object> output = assertRestoredMidWindowGoesOnAsUninterrupted(
+                () -> SlidingWindowP.overKeys(WindowDefinition.sliding(20, 10), AggregateOperations.counting(), allSums));
+        assertThat(output).contains(new KeyedFrame(30, GlobalKey.INSTANCE, new TreeMap<>(Map.of(1L, 14L, 2L, 2L))));
+    }
+
+    /** Returns what the restored instance emitted after the restore. */
+    private static List<Object> assertRestoredMidWindowGoesOnAsUninterrupted(Supplier<SlidingWindowP> window) throws Exception {
         // Fresh partials for every run: the window stage takes ownership of a partial's accumulator.
-        Supplier<Object[]> before = () -> new Object[] {count(10, 1), count(20, 2), new Watermark(20), count(30, 4)};
+        Supplier<Object[]> before = () -> new Object[] {count(10, 1), count(20, 2), count(20, 2L, 2), new Watermark(20), count(30, 4)};
         Supplier<Object[]> after = () -> new Object[] {count(30, 8), new Watermark(30), count(40, 16), new Watermark(60)};
 
-        SlidingWindowP uninterrupted = new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new);
+        SlidingWindowP uninterrupted = window.get();
         ListOutbox expected = new ListOutbox();
         uninterrupted.init(expected, new SingleInstance());
         feed(uninterrupted, before.get());
         expected.items.clear();
         feed(uninterrupted, after.get());
 
-        SlidingWindowP saved = new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new);
+        SlidingWindowP saved = window.get();
         ListOutbox savedOut = new ListOutbox();
         saved.init(savedOut, new SingleInstance());
         feed(saved, before.get());
         assertThat(saved.saveToSnapshot()).isTrue();
 
-        SlidingWindowP restored = new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new);
+        SlidingWindowP restored = window.get();
         ListOutbox restoredOut = new ListOutbox();
         restored.init(restoredOut, new SingleInstance());
         InboxImpl entries = new InboxImpl();
@@ -160,5 +183,6 @@ class SlidingWindowPTest {
         feed(restored, after.get());
 
         assertThat(restoredOut.items).isNotEmpty().containsExactlyElementsOf(expected.items);
+        return restoredOut.items;
     }
 }

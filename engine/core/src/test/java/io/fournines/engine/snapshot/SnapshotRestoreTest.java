@@ -1,6 +1,7 @@
 package io.fournines.engine.snapshot;
 
 import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.aggregate.OverKeysOperation;
 import io.fournines.engine.core.ProcessingGuarantee;
 import io.fournines.engine.execution.ExecutionConfig;
 import io.fournines.engine.job.Engine;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,6 +83,18 @@ class SnapshotRestoreTest {
         return p;
     }
 
+    /**
+     * Each window's counts by a long key gathered over all keys: the sliding window's keyed state,
+     * then one partial per window and instance combined on one instance, which keeps those partials.
+     */
+    private static Pipeline windowedCountsOverKeys(Sink<Object> sink) {
+        Pipeline p = Pipeline.create();
+        OverKeysOperation<TreeMap<Long, Long>, TreeMap<Long, Long>> allCounts = new OverKeysOperation<>(TreeMap::new,
+                (TreeMap<Long, Long> acc, long key, long count) -> acc.put(key, count), TreeMap::putAll, acc -> acc);
+        events(p).groupingLongKey(Event::key).window(WINDOW).aggregateSumsOverKeys(e -> 1, allCounts).writeTo(sink);
+        return p;
+    }
+
     /** One count per window over all keys: the final combine runs on one instance and keeps the window's frames. */
     private static Pipeline globalCount(Sink<Object> sink) {
         Pipeline p = Pipeline.create();
@@ -109,6 +123,12 @@ class SnapshotRestoreTest {
     @CsvSource({"1", "3"})
     void aJobCountingByALongKeyIsRestoredOnFewerOrMoreInstances(int threads) throws Exception {
         assertRestoredOnPublishesWhatAnUninterruptedRunDoes(SnapshotRestoreTest::windowedCountByLongKey, threads);
+    }
+
+    @ParameterizedTest(name = "exactly-once: counts aggregated over keys, restored on {0} worker threads instead of 2")
+    @CsvSource({"1", "3"})
+    void anAggregateOverKeysIsRestoredOnFewerOrMoreInstances(int threads) throws Exception {
+        assertRestoredOnPublishesWhatAnUninterruptedRunDoes(SnapshotRestoreTest::windowedCountsOverKeys, threads);
     }
 
     /**

@@ -25,6 +25,16 @@ public final class TiedForMax<T> implements Serializable {
         items.add(item);
     }
 
+    /** Whether {@link #offer} would keep an item of this value: a caller can then make the item only when it would. */
+    public boolean keeps(long value) {
+        return items.isEmpty() || value >= max;
+    }
+
+    /** The highest value offered; meaningless while there are no items. */
+    public long max() {
+        return max;
+    }
+
     public void combine(TiedForMax<T> other) {
         if (other.items.isEmpty()) {
             return;

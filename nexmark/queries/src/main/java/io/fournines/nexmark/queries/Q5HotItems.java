@@ -1,19 +1,19 @@
 package io.fournines.nexmark.queries;
 
-import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.aggregate.OverKeysOperation;
 import io.fournines.engine.core.Traversers;
 import io.fournines.engine.pipeline.StreamStage;
-import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
 import io.fournines.nexmark.model.Bid;
 import io.fournines.nexmark.model.Event;
 import io.fournines.nexmark.query.HotItem;
+import io.fournines.nexmark.query.TiedForMax;
 
 /**
  * Q5: per sliding window, every auction tied for the most bids. Bids are counted per auction in
- * the sliding window (two-stage, sliding by deduction); the counts of one window then go through a
- * tumbling window one slide long, which holds exactly that window's counts because a window
- * result's event time is its end - 1, and keeps those tied for the maximum.
+ * the sliding window (two-stage, sliding by deduction); each window's counts then go, as primitive
+ * (auction, count) pairs, into one accumulator of the auctions tied for the maximum per instance,
+ * and those are combined across instances: no object per auction and window.
  */
 public final class Q5HotItems implements WindowedQuery<HotItem> {
 
@@ -28,10 +28,20 @@ public final class Q5HotItems implements WindowedQuery<HotItem> {
         return EventStages.bids(events)
                 .groupingLongKey(Bid::auction)
                 .window(window)
-                .aggregate(AggregateOperations.counting())
-                .window(WindowDefinition.tumbling(window.slide()))
-                .aggregate(TiedForMaxOperation.<KeyedWindowResult<Long, Long>>of(KeyedWindowResult::result))
-                .flatMap(hottest -> Traversers.traverseIterable(hottest.result())
-                        .map(count -> new HotItem(count.start(), count.end(), count.key(), count.result())));
+                .aggregateSumsOverKeys(bid -> 1, tiedForMostBids())
+                .flatMap(hottest -> Traversers.traverseIterable(hottest.result().items())
+                        .map(auction -> new HotItem(hottest.start(), hottest.end(), auction, hottest.result().max())));
+    }
+
+    /** The auctions tied for the highest count; an auction is boxed only when it is kept. */
+    private static OverKeysOperation<TiedForMax<Long>, TiedForMax<Long>> tiedForMostBids() {
+        return new OverKeysOperation<>(TiedForMax::new,
+                (TiedForMax<Long> acc, long auction, long count) -> {
+                    if (acc.keeps(count)) {
+                        acc.offer(count, auction);
+                    }
+                },
+                TiedForMax::combine,
+                acc -> acc);
     }
 }
