@@ -66,6 +66,20 @@ def test_a_run_page_has_the_report_the_plot_data_and_the_logs(results):
     assert not (folder / "plots").exists(), "the dashboard must not write into a results folder"
 
 
+def test_a_run_page_marks_gc_cycles_pauses_and_faults_on_its_plots_over_time(tmp_path):
+    from test_gc_log import G1
+    folder = write_run(tmp_path / "20260101T000000Z-fault", seed=1)
+    (folder / "gc.log").write_text(G1)
+    edit_run_json(folder, faults_injected=[{"action": "kill", "target": "member-2", "at_s": 6.0,
+                                            "since_load_start_s": 6.02}])
+    page = run_page(folder, folder.name)
+    data = json.loads(page.split('<script type="application/json" id="chart-data">')[1].split("</script>")[0])
+    marks = data["over_time"]
+    assert [round(p["ms"], 1) for p in marks["gc_pauses"]] == [15.5, 2.0, 1.5]  # each of 1 ms or more
+    assert len(marks["gc_cycles"]) == 1 and marks["gc_cycles"][0]["end"] - marks["gc_cycles"][0]["start"] == pytest.approx(0.299)
+    assert marks["faults"] == [{"t": 6.02, "label": "kill member-2"}]
+
+
 def test_a_simulated_run_says_so(results):
     assert "<strong>SIMULATED</strong>: not measured from calibration calibration.json" in run_page(
         results / "20260101T000200Z-sim", "20260101T000200Z-sim")

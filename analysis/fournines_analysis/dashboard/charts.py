@@ -1,11 +1,15 @@
 """What the dashboard's interactive plots draw, as JSON-ready data: the spectrum on the nines axis,
-each series' p99 and max per interval, throughput and cores busy per sample, the warm-up's end.
-The same numbers as the static plots (plots.py) draw, from the same functions."""
+each series' p99 and max per interval, throughput and cores busy per sample, the warm-up's end, the
+members' GC cycles and pauses and the faults fired. The same numbers as the static plots (plots.py)
+draw, from the same functions."""
 import math
 
 import numpy as np
 
+from fournines_analysis.faults import fault_time_s
+from fournines_analysis.gc_log import gc_events
 from fournines_analysis.nines import MAX_NINES, nines_curve, nines_label
+from fournines_analysis.plots import DRAWN_PAUSE_S
 from fournines_analysis.results import Run
 from fournines_analysis.summary import measured_counts
 from fournines_analysis.timeseries import per_sample_rate
@@ -41,4 +45,18 @@ def over_time(run: Run) -> dict:
         "t": values(run.throughput["time_s"]), "events_per_s": values(run.throughput["events_per_s"])}
     cores = None if run.cpu is None else {
         "t": values(run.cpu["time_s"]), "busy": values(per_sample_rate(run.cpu, "cpu_seconds"))}
-    return {"warmup_s": run.warmup_s, "latency": latency, "throughput": throughput, "cores": cores}
+    return {"warmup_s": run.warmup_s, "latency": latency, "throughput": throughput, "cores": cores,
+            **_marks(run)}
+
+
+def _marks(run: Run) -> dict:
+    """What the plots over time mark: concurrent GC cycles as spans, pauses of DRAWN_PAUSE_S or more as
+    lines (as the static plot does), and each fault at the time it fired."""
+    lead = next(iter(run.latency.values()))
+    events = gc_events(run.path, lead.start_time_s)
+    faults = run.info.fields.get("faults_injected") or []
+    return {
+        "gc_cycles": [{"start": e.start_s, "end": e.end_s} for e in events if not e.pause],
+        "gc_pauses": [{"t": e.start_s, "ms": e.length_s * 1e3} for e in events if e.pause and e.length_s >= DRAWN_PAUSE_S],
+        "faults": [{"t": fault_time_s(f, lead), "label": f"{f['action']} {f['target']}"} for f in faults],
+    }

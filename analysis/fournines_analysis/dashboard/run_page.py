@@ -1,5 +1,5 @@
 """A run's page: its standing and the interactive plots (the spectrum on the nines axis, latency and
-throughput over time with the warm-up marked), links to its logs and profiles, then the report's
+throughput over time with the warm-up, GC cycles and pauses, and faults marked), links to its logs and profiles, then the report's
 content as `./fournines report` writes it (the report's pictures rendered aside, so the results
 folder is left untouched)."""
 import html
@@ -28,7 +28,9 @@ def run_page(folder: Path, run_id: str) -> str:
         report_html = html_body([b for b in report if not (isinstance(b, Heading) and b.level == 1)])
     body = [f"<h1>{html.escape(title)}</h1>", _simulated(run.info.fields),
             "<h2>Plots</h2>",
-            f'<p>Latencies in microseconds; the first {run.warmup_s:g} s are warm-up, shaded, and left out of the spectrum.</p>',
+            f'<p>Latencies in microseconds; the first {run.warmup_s:g} s are warm-up, shaded grey, and left out of the spectrum. '
+            f'Over time, concurrent GC cycles are shaded purple, GC pauses of a millisecond or more are red lines, and faults '
+            f'dotted dark red lines labelled with what fired (the report below lists each).</p>',
             '<div id="spectrum" class="chart"></div>',
             *(f'<div id="latency-{i}" class="chart"></div>' for i in range(len(run.latency))),
             '<div id="throughput" class="chart"></div>',

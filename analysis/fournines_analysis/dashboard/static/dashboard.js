@@ -25,6 +25,18 @@
                             fillcolor: "grey", opacity: 0.2, line: { width: 0 }, name: "warm-up (excluded)" }] : [];
   }
 
+  // GC cycles as purple spans, GC pauses as red lines, faults as dotted lines labelled with what fired: the static plots' marks.
+  function marks() {
+    const o = data.over_time, line = (t, color, dash) => ({ type: "line", xref: "x", yref: "paper", x0: t, x1: t, y0: 0, y1: 1,
+                                                             line: { color, dash, width: 1.5 } });
+    return [
+      ...o.gc_cycles.map(c => ({ type: "rect", xref: "x", yref: "paper", x0: c.start, x1: c.end, y0: 0, y1: 1,
+                                 fillcolor: "purple", opacity: 0.12, line: { width: 0 } })),
+      ...o.gc_pauses.map(p => line(p.t, "#e53935", "solid")),
+      ...o.faults.map(f => ({ ...line(f.t, "#b71c1c", "dot"), label: { text: f.label, textposition: "end" } })),
+    ];
+  }
+
   function overTime() {
     data.over_time.latency.forEach((series, i) => {
       Plotly.newPlot(`latency-${i}`, [
@@ -32,7 +44,7 @@
         { x: series.t, y: series.p99, name: "p99 per interval", mode: "lines+markers" },
       ], { title: { text: `${series.name} per interval (warm-up shaded)` },
            xaxis: { title: { text: "time since start (s)" } }, yaxis: latencyAxis(),
-           shapes: warmup(Math.min(0, ...series.t.filter(t => t !== null))) }, config);
+           shapes: [...warmup(Math.min(0, ...series.t.filter(t => t !== null))), ...marks()] }, config);
     });
     const throughput = data.over_time.throughput, cores = data.over_time.cores;
     const target = document.getElementById("throughput");
@@ -43,7 +55,7 @@
       title: { text: "throughput (warm-up shaded)" }, xaxis: { title: { text: "time since start (s)" } },
       yaxis: { title: { text: "events/s" }, rangemode: "tozero" },
       yaxis2: { title: { text: "cores busy" }, overlaying: "y", side: "right", rangemode: "tozero" },
-      shapes: warmup(0),
+      shapes: [...warmup(0), ...marks()],
     }, config);
   }
 
