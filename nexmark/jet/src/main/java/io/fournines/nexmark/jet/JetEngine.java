@@ -11,8 +11,10 @@ import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.core.metrics.Measurement;
 import com.hazelcast.jet.pipeline.Pipeline;
 import io.fournines.nexmark.driver.EngineAdapter;
+import io.fournines.nexmark.driver.JobGraph;
 import io.fournines.nexmark.driver.RunContext;
 import io.fournines.nexmark.driver.Scenario;
+import io.fournines.nexmark.driver.VertexCounters;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -63,6 +65,7 @@ public final class JetEngine implements EngineAdapter {
         private final HazelcastInstance member;
         private final int threads;
         private com.hazelcast.jet.Job job;
+        private volatile JetGraphs graphs;
         private RunContext run;
         private boolean closed;
 
@@ -76,7 +79,20 @@ public final class JetEngine implements EngineAdapter {
             this.run = run;
             Pipeline pipeline = JetQueries.pipeline(scenario.query(), scenario.parameters(), scenario.generator(), threads, run);
             job = member.getJet().newJob(pipeline, new JobConfig().setName("nexmark-" + scenario.query()));
+            graphs = new JetGraphs(pipeline.toDag(), threads);
             return job.getFuture();
+        }
+
+        @Override
+        public JobGraph graph() {
+            JetGraphs g = graphs;
+            return g == null ? null : g.graph();
+        }
+
+        @Override
+        public Map<String, VertexCounters> vertexCounters() {
+            JetGraphs g = graphs;
+            return g == null || job.getStatus() != JobStatus.RUNNING ? Map.of() : g.counters(job.getMetrics());
         }
 
         @Override
