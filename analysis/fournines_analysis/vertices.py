@@ -132,8 +132,9 @@ def vertex_blocks(run_dir: Path, warmup_s: float) -> list[Block]:
     for v in graph.vertices:
         s = stats.get(v.name)
         if s is not None:
+            fill = "no input queues" if s.queue_fill is None and s.busy is not None else _percent(s.queue_fill)
             rows.append([v.name, str(v.parallelism * graph.members), f"{s.items_in_per_s:,.0f}", f"{s.items_out_per_s:,.0f}",
-                         _percent(s.busy), _percent(s.backpressured), _percent(s.queue_fill)])
+                         _percent(s.busy), _percent(s.backpressured), fill])
     return [Heading("Where the time goes, per vertex"),
             Paragraph("After the warm-up, summed over members. Busy: the share of the time, as the engine samples "
                       "its workers (50 times a second while they work, down to 6 while they idle), in which an "

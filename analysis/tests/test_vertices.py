@@ -71,7 +71,7 @@ def test_the_report_has_a_row_per_vertex_after_the_warm_up(tmp_path):
                    + per_second("window", 10, 2000, busy_per_s=45, queued_per_s=900 * 50, room_per_s=1024 * 50))
     text = write_report(folder)[0].read_text()
     assert "## Where the time goes, per vertex" in text
-    assert "| source | 2 | 2,000 | 2,000 | 20.0 % | 80.0 % | not sampled |" in text
+    assert "| source | 2 | 2,000 | 2,000 | 20.0 % | 80.0 % | no input queues |" in text
     assert "| window | 2 | 2,000 | 2,000 | 90.0 % | 0.0 % | 87.9 % |" in text
 
 

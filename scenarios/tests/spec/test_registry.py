@@ -40,7 +40,7 @@ def test_a_parameter_gets_its_default_and_range_from_the_registry(tmp_path):
         "query.auction_skip: must be an integer from 1 to 1_000_000_000; is 0"]
 
 
-def test_the_trades_query_needs_the_kafka_load(tmp_path):
-    assert errors(tmp_path, "name: t\nquery: {name: trades, window_ms: 20000, slide_ms: 20}\nload: {rate: 1000}\n") == [
-        "load.source: must be kafka for query trades (the sources that make its events, in the query registry); "
-        "is in-process"]
+def test_the_scheduling_micro_benchmark_needs_the_in_process_load(tmp_path):
+    assert errors(tmp_path, "name: t\nquery: {name: sums}\nload: {rate: 1000, source: kafka}\n") == [
+        "load.source: must be in-process for query sums (the sources that make its events, in the query registry); "
+        "is kafka"]

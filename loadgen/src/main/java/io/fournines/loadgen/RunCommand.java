@@ -4,6 +4,7 @@ import io.fournines.loadgen.nexmark.NexmarkStream;
 import io.fournines.loadgen.trades.TradeStream;
 import io.fournines.loadgen.ysb.YsbStream;
 import io.fournines.nexmark.codec.NexmarkRecords;
+import io.fournines.nexmark.trades.TradeGenerator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -53,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
             + NexmarkRecords.MAX_PADDING_BYTES + ", skipped by the reader (default ${DEFAULT-VALUE})")
     int padding;
 
-    @Option(names = "--tickers", defaultValue = "" + TradeStream.DEFAULT_TICKERS, description = "trades: distinct tickers (default ${DEFAULT-VALUE})")
+    @Option(names = "--tickers", defaultValue = "" + TradeGenerator.DEFAULT_TICKERS, description = "trades: distinct tickers (default ${DEFAULT-VALUE})")
     int tickers;
 
     @Option(names = "--events", defaultValue = "" + Long.MAX_VALUE, description = "stop after this many events (default: no limit)")

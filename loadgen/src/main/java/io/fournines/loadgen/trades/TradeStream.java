@@ -9,9 +9,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /** The {@link TradeGenerator}'s trades as Kafka records ({@link TradeCodec}). */
 public final class TradeStream implements EventStream {
 
-    /** The Jet team's Kafka latency benchmark. */
-    public static final int DEFAULT_TICKERS = 50_000;
-
     private final TradeGenerator trades;
 
     public TradeStream(int tickers) {

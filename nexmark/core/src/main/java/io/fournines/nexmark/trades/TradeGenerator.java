@@ -8,6 +8,9 @@ package io.fournines.nexmark.trades;
  */
 public final class TradeGenerator {
 
+    /** The Jet team's Kafka latency benchmark's ticker count. */
+    public static final int DEFAULT_TICKERS = 50_000;
+
     private static final long SEED = 1;
 
     private final String[] symbols;

@@ -20,9 +20,12 @@ import io.fournines.nexmark.queries.NexmarkQuery;
 import io.fournines.nexmark.queries.PerEventQuery;
 import io.fournines.nexmark.queries.Queries;
 import io.fournines.nexmark.queries.ScheduledSums;
+import io.fournines.nexmark.queries.TradesPerSecond;
 import io.fournines.nexmark.queries.WindowedQuery;
 import io.fournines.nexmark.queries.YsbCampaignViews;
 import io.fournines.nexmark.query.QueryParameters;
+import io.fournines.nexmark.trades.Trade;
+import io.fournines.nexmark.trades.TradeGenerator;
 import io.fournines.nexmark.ysb.AdEvent;
 import io.fournines.nexmark.ysb.YsbAds;
 import io.fournines.nexmark.ysb.YsbGenerator;
@@ -60,6 +63,14 @@ final class FourninesPipelines {
                 return generator::event;
             }, monitor, start)).withTimestamps(AdEvent::eventTimeMillis, 0);
             results = windowLatency(YsbCampaignViews.attach(events.filter(processed::test), ads, parameters.windowMs()), run, threads, record);
+        } else if (queryName.equals(TradesPerSecond.NAME)) {
+            // The same trades the load generator sends through Kafka (its ticker count), without the broker.
+            StreamStage<Trade> trades = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
+                TradeGenerator generator = new TradeGenerator(TradeGenerator.DEFAULT_TICKERS);
+                return generator::trade;
+            }, monitor, start)).withTimestamps(Trade::timeMillis, 0);
+            results = windowLatency(TradesPerSecond.attach(trades.filter(processed::test), parameters.windowMs(), parameters.slideMs()),
+                    run, threads, record);
         } else if (queryName.equals(ScheduledSums.NAME)) {
             StreamStage<ScheduledSums.Drawn> numbers = pipeline.readFrom(Sources.generator(load.rate(), load.limit(),
                     () -> (sequence, scheduledNanos) -> new ScheduledSums.Drawn(ScheduledSums.number(sequence), millis(scheduledNanos)), monitor, start))

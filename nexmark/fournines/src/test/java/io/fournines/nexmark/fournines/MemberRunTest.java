@@ -67,6 +67,14 @@ class MemberRunTest {
         assertFiles(true);
     }
 
+    /** The Jet team's trades made in-process, the load generator's ticker count, without the broker. */
+    @Test
+    void tradesInProcessWritesEveryFile() throws IOException {
+        List<String> lines = InProcessMember.run(dir, scenario("{\"name\":\"trades\",\"window_ms\":1000,\"slide_ms\":100}"), 0);
+        assertProgress(lines);
+        assertFiles(true);
+    }
+
     /** In micro-batch, each stage of each batch is a row of batches.csv: 3 s in 100 ms batches, Q5's stages in order. */
     @Test
     void q5InMicroBatchesWritesItsBatches() throws IOException {
@@ -121,7 +129,7 @@ class MemberRunTest {
         try {
             InProcessMember.run(dir, scenario("{\"name\":\"q5\",\"window_ms\":1000,\"slide_ms\":300}"), 2);
             InProcessMember.run(dir, scenario("{\"name\":\"q1\"}").replace("\"rate\":20000,", ""), 2);
-            InProcessMember.run(dir, scenario("{\"name\":\"trades\"}"), 2);
+            InProcessMember.run(dir, scenario("{\"name\":\"sums\"}").replace("\"source\":\"in-process\"", "\"source\":\"kafka\""), 2);
             InProcessMember.run(dir, scenario("{\"name\":\"q1\"}").replace("\"partitions\":2", "\"partitions\":8"), 2);
         } finally {
             System.setErr(original);
@@ -129,7 +137,7 @@ class MemberRunTest {
         assertThat(stderr.toString(StandardCharsets.UTF_8))
                 .contains("query.window_ms: must be a multiple of query.slide_ms (300); is 1000")
                 .contains("load.rate: missing")
-                .contains("load.source: query trades reads \"kafka\"; is \"in-process\"")
+                .contains("load.source: query sums reads \"in-process\"; is \"kafka\"")
                 .contains("load.partitions: the in-process generator runs one slice per worker thread");
     }
 
