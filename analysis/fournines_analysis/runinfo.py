@@ -43,6 +43,8 @@ FIELDS: dict[str, tuple[type, str]] = {
     "last_snapshot_bytes": (int, "last snapshot size (bytes)"),
     "faults_injected": (list, "faults injected (runner)"),
     "hlog_values_written": (dict, "latencies written, per log (member)"),
+    "calibration": (str, "calibration (simulated runs: file and content hash)"),
+    "machine_profile": (str, "machine profile (simulated runs)"),
 }
 REQUIRED = ("warmup_s",)
 
