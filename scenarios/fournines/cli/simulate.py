@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from fournines.results.folder import RESULTS_ROOT
+from fournines.cli.options import results_root_option
 from fournines.results.outcome import EXIT_BAD_REQUEST
 from fournines.spec.overrides import FIELDS, OverrideError, parse_overrides
 from fournines.targets.prepare import RunRefused, resolve
@@ -32,8 +32,7 @@ Example: ./fournines simulate q5 CLUSTER=20 RATE=1000000 MACHINE=c5.4xlarge DURA
 @click.command(help=HELP, context_settings={"ignore_unknown_options": True})
 @click.argument("scenario")
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
-@click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_ROOT,
-              show_default="results/", help="Where the run's results folder is made.")
+@results_root_option("the run's results folder")
 def simulate(scenario, assignments, results_root):
     options = {key: value for key, _, value in (a.partition("=") for a in assignments) if key in SIM_OPTIONS}
     try:
