@@ -1,5 +1,5 @@
 """A simulated run is a function of its seed: the same seed writes byte-identical latency logs, and
-another seed (other GC pauses) does not."""
+another seed (other GC pauses) does not; Ctrl-C keeps what was recorded."""
 from dataclasses import replace
 
 from fournines.targets.sim.calibration import DEFAULTS
@@ -26,3 +26,14 @@ def test_the_same_seed_writes_byte_identical_logs_and_another_seed_does_not(tmp_
     assert set(first) == {"latency.hlog", "completion.hlog"}
     assert first == again
     assert first["latency.hlog"] != other["latency.hlog"]
+
+
+def test_ctrl_c_ends_the_simulation_at_the_last_whole_second_with_what_it_recorded():
+    def interrupt_after_two_seconds(t, recorder):
+        if t >= 2:
+            raise KeyboardInterrupt
+
+    simulated = simulate(SCENARIO, COSTS, 2, 5, each_second=interrupt_after_two_seconds)
+    assert simulated.interrupted and simulated.end_s == 2
+    assert [sample[0] for sample in simulated.recorder.samples] == [1.0, 2.0]
+    assert max(simulated.recorder.intervals["latency"]) <= 2
