@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from fournines.cli import cli
 from fournines.targets.sim.calibration import read_calibration
 from fournines.targets.sim.recorder import Recorder
-from fournines.targets.sim.windowed_job import distinct_keys
+from fournines.targets.sim.cluster import distinct_keys
 
 START_EPOCH_S = 1767225600.0
 RATE, WINDOW_S, SLIDE_S, WARMUP_S, SECONDS = 100_000, 10.0, 0.01, 2, 12

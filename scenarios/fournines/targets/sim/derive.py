@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from fournines.targets.sim.calibration import DEFAULTS, Parameter
-from fournines.targets.sim.windowed_job import distinct_keys
+from fournines.targets.sim.cluster import distinct_keys
 from fournines_analysis.errors import BadInput
 from fournines_analysis.gc_log import gc_events
 from fournines_analysis.results import load_run

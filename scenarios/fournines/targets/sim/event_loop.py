@@ -26,6 +26,7 @@ class HeapLoop:
         self._now = 0.0
         self._queue: list[tuple[float, int, Callable[[], None]]] = []
         self._order = itertools.count()
+        self.actions_run = 0  # what a run costs, independent of how loaded the machine running it is
 
     @property
     def now(self) -> float:
@@ -39,4 +40,5 @@ class HeapLoop:
         while queue and queue[0][0] < until:
             self._now, _, action = heapq.heappop(queue)
             action()
+            self.actions_run += 1
         self._now = until

@@ -10,7 +10,8 @@ import numpy as np
 from fournines.targets.sim.calibration import Parameter
 from fournines.targets.sim.event_loop import HeapLoop, Scheduler
 from fournines.targets.sim.recorder import Recorder
-from fournines.targets.sim.windowed_job import SERIES, JobShape, WindowedJob
+from fournines.targets.sim.cluster import SERIES, JobShape
+from fournines.targets.sim.windowed_job import WindowedJob
 
 
 @dataclass
