@@ -7,7 +7,7 @@ from fournines.targets.sim.simulation import simulate
 
 START_EPOCH_S = 1767225600.0
 SCENARIO = {"query": {"name": "q5", "window_ms": 1000, "slide_ms": 10}, "cluster": {"members": 3, "threads": 2},
-            "load": {"rate": 200_000, "keys": 1000}, "warmup_s": 1, "duration_s": 4}
+            "load": {"rate": 200_000, "keys": 1000}, "warmup_s": 1, "duration_s": 4, "execution": "continuous"}
 # Pauses often and long enough to land on the windows' work, so the seed shows in the latencies.
 COSTS = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=20.0),
          "gc_pause_mean_ms": replace(DEFAULTS["gc_pause_mean_ms"], value=5.0)}

@@ -12,7 +12,7 @@ from fournines.targets.sim.simulation import simulate
 
 # Q5's shape on 10 machines of 4 cores at 1 M events/s: about 50 000 events of the loop a simulated second.
 SCENARIO = {"query": {"name": "q5", "window_ms": 10_000, "slide_ms": 10}, "cluster": {"members": 10, "threads": 4},
-            "load": {"rate": 1_000_000, "keys": 10_000}, "warmup_s": 0, "duration_s": 5}
+            "load": {"rate": 1_000_000, "keys": 10_000}, "warmup_s": 0, "duration_s": 5, "execution": "continuous"}
 LOOPS = {"heap (ours)": HeapLoop, "simpy": SimpyLoop}
 
 

@@ -52,6 +52,14 @@ DEFAULTS: dict[str, Parameter] = {
     "network_ns_per_byte": _default(
         0.8, "ns", "time on the wire per byte (10 Gbit/s is 0.8 ns/B)",
         "a 10 Gbit/s link; a machine profile sets its own"),
+    "scheduler_task_us": _default(
+        380, "us", "the scheduler's serial time to launch one task (micro-batch: every task of every stage of "
+                   "every batch; group: every task of a group's stages once)",
+        "Drizzle (SOSP '17) Fig. 4(a): Spark's ~195 ms per micro-batch on 128 machines of 4 cores, over its 512 tasks"),
+    "batch_coordination_us": _default(
+        500, "us", "the scheduler's bookkeeping once every member reported a stage of a batch done",
+        "an estimate below the 1.26 ms per two-stage batch measured on one member (scenarios/MEASURED.md, "
+        "2026-11-27, compute included); derived by calibrate from a micro-batch run's batches.csv"),
     "gc_pauses_per_s": _default(
         0.2, "1/s", "stop-the-world GC pauses per second per machine",
         "no GC log given: a young collection every few seconds, as G1 does at this allocation rate"),

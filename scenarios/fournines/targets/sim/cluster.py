@@ -9,6 +9,7 @@ last result are the same instant: latency.hlog and completion.hlog hold the same
 """
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -65,6 +66,15 @@ class Cluster:
         """Keys each owner tasklet touches when the window ending with `frame` fires."""
         span = min(self.frames_per_window, frame + 1) * self.shape.slide_s
         return distinct_keys(self.shape.keys, self.shape.rate * span) / self.shape.members / self.shape.cores
+
+    def to_every_machine(self, sender: int, size_bytes: float, arrive: Callable[[int], None]) -> None:
+        """A message of `size_bytes` from `sender` to each machine: its own at once, the others after
+        the same delay, so one action of the loop delivers them all."""
+        arrive(sender)
+        others = [d for d in range(self.shape.members) if d != sender]
+        if others:
+            delay = self.network.delay_s(sender, others[0], size_bytes)
+            self.loop.at(self.loop.now + delay, lambda: [arrive(d) for d in others])
 
     def send_result(self, machine: int, frame: int) -> None:
         """`machine`'s result of the window ending with `frame` goes to the reducer, which merges it."""

@@ -5,7 +5,8 @@ from dataclasses import dataclass, replace
 
 from fournines.targets.sim.calibration import Parameter
 
-CPU_COSTS = ("source_ns_per_event", "partial_ns_per_key", "key_slide_ns", "result_ns")
+CPU_COSTS = ("source_ns_per_event", "partial_ns_per_key", "key_slide_ns", "result_ns", "scheduler_task_us",
+             "batch_coordination_us")
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,15 @@
 """What a simulated run records, in the files a real run writes (analysis/docs/results-folder.md):
 window-result latencies in 1 s HdrHistogram intervals (µs, 3 significant digits, warm-up intervals
 tagged `warmup`, as the member's LatencyLog does) and, once a simulated second, the cumulative
-counters of throughput.csv, cpu.csv and load.csv."""
+counters of throughput.csv, cpu.csv and load.csv; for the micro-batch and group models, every stage
+of every batch done, in the engine's batches.csv."""
 import math
 from datetime import datetime, timezone
 from pathlib import Path
 
 from hdrh.histogram import HdrHistogram
+
+from fournines_analysis.batches import BATCHES_FILE, COLUMNS
 
 LOWEST_US, HIGHEST_US, DIGITS = 1, 3_600_000_000, 3
 
@@ -16,6 +19,12 @@ class Recorder:
         self.series, self.warmup_s = series, warmup_s
         self.intervals: dict[str, dict[int, HdrHistogram]] = {name: {} for name in series}
         self.samples: list[tuple[float, int, float, int, float]] = []  # time, processed, cpu s, generated, behind ms
+        self.batch_stages: list[tuple[int, int, float, float, float, float, int]] = []  # as BATCH_COLUMNS, in s
+
+    def batch_stage(self, batch: int, stage: int, launched_s: float, started_s: float, finished_s: float,
+                    done_s: float, group_size: int) -> None:
+        """One stage of a batch a micro-batch or group model finished, in simulated seconds."""
+        self.batch_stages.append((batch, stage, launched_s, started_s, finished_s, done_s, group_size))
 
     def latency(self, series: str, at_s: float, micros: float) -> None:
         intervals = self.intervals[series]
@@ -39,8 +48,17 @@ class Recorder:
             for i, (t, n, _, _, _) in enumerate(rows)), encoding="utf-8")
         (folder / "cpu.csv").write_text("time_s,cpu_seconds\n" + "".join(f"{t:.3f},{c:.3f}\n" for t, _, c, _, _ in rows),
                                         encoding="utf-8")
+        if self.batch_stages:
+            (folder / BATCHES_FILE).write_text(self._batches_csv(start_epoch_s), encoding="utf-8")
         (folder / "load.csv").write_text("time_s,generated,behind_ms\n" + "".join(
             f"{t:.3f},{g},{b:.3f}\n" for t, _, _, g, b in rows), encoding="utf-8")
+
+    def _batches_csv(self, start_epoch_s: float) -> str:
+        """The engine's batches.csv: epoch µs; rounding keeps each row's times in order."""
+        base_us = round(start_epoch_s * 1e6)
+        return ",".join(COLUMNS) + "\n" + "".join(
+            f"{batch},{stage},{','.join(str(base_us + round(t * 1e6)) for t in times)},{group}\n"
+            for batch, stage, *times, group in self.batch_stages)
 
     def _hlog(self, name: str, start_epoch_s: float, end_s: float) -> str:
         """Java's HistogramLogWriter format, timestamps relative to a BaseTime at t=0; every second up

@@ -74,7 +74,7 @@ def _member_report(scenario: dict, simulated: Simulated, calibration: str, profi
         "calibration": calibration,
         "machine_profile": profile.describe(),
         "seed": seed,
-        "engine": "simulator (continuous model)",
+        "engine": f"simulator ({scenario['execution']} model)",
         "query": scenario["query"]["name"],
         "threads": cores,
         "events_generated": generated,

@@ -7,17 +7,18 @@ from typing import Callable
 
 import numpy as np
 
+from fournines.targets.sim.batched_job import BatchedJob
 from fournines.targets.sim.calibration import Parameter
+from fournines.targets.sim.cluster import SERIES, Cluster, JobShape
 from fournines.targets.sim.event_loop import HeapLoop, Scheduler
 from fournines.targets.sim.recorder import Recorder
-from fournines.targets.sim.cluster import SERIES, JobShape
 from fournines.targets.sim.windowed_job import WindowedJob
 
 
 @dataclass
 class Simulated:
     recorder: Recorder
-    job: WindowedJob
+    job: Cluster  # the model run: WindowedJob (continuous) or BatchedJob (micro-batch, group)
     end_s: float  # simulated seconds run: warm-up + duration, or less if stopped
     interrupted: bool  # stopped by Ctrl-C before the horizon
 
@@ -29,6 +30,15 @@ def job_shape(scenario: dict, cores: int) -> JobShape:
                     horizon_s=scenario["warmup_s"] + scenario["duration_s"])
 
 
+def job_model(scenario: dict, *args) -> Cluster:
+    """The scenario's execution model on the cluster `args` describe (Cluster's arguments)."""
+    execution = scenario["execution"]
+    if execution == "continuous":
+        return WindowedJob(*args)
+    return BatchedJob(*args, batch_s=scenario["batch_ms"] / 1e3, group_size=scenario["group_size"],
+                      pre_scheduled=execution == "group")
+
+
 def simulate(scenario: dict, costs: dict[str, Parameter], cores: int, seed: int,
              loop: Scheduler | None = None, each_second: Callable[[float, Recorder], None] = lambda t, r: None) -> Simulated:
     """Runs the whole horizon; `each_second(t, recorder)` is called after every simulated second (progress).
@@ -36,7 +46,7 @@ def simulate(scenario: dict, costs: dict[str, Parameter], cores: int, seed: int,
     loop = loop or HeapLoop()
     shape = job_shape(scenario, cores)
     recorder = Recorder(SERIES, scenario["warmup_s"])
-    job = WindowedJob(loop, shape, costs, recorder, np.random.default_rng(seed))
+    job = job_model(scenario, loop, shape, costs, recorder, np.random.default_rng(seed))
     job.start()
     end, interrupted = 0.0, False
     for second in range(1, int(np.ceil(shape.horizon_s)) + 1):

@@ -68,16 +68,7 @@ class WindowedJob(Cluster):
         self.machines[m].submit(self.flush_job_s, lambda: self._flushed(m, frame), self.shape.cores)
 
     def _flushed(self, m: int, frame: int) -> None:
-        """Every other machine's partials arrive after the same delay: one event of the loop for all of them."""
-        others = [d for d in range(self.shape.members) if d != m]
-        self._partials_arrived(m, frame)
-        if others:
-            delay = self.network.delay_s(m, others[0], self.partial_message_bytes)
-            self.loop.at(self.loop.now + delay, lambda: self._partials_arrived_at(others, frame))
-
-    def _partials_arrived_at(self, machines: list[int], frame: int) -> None:
-        for d in machines:
-            self._partials_arrived(d, frame)
+        self.to_every_machine(m, self.partial_message_bytes, lambda d: self._partials_arrived(d, frame))
 
     def _partials_arrived(self, d: int, frame: int) -> None:
         left = self.partials_left[d]
