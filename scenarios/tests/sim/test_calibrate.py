@@ -1,13 +1,15 @@
 """./fournines calibrate on synthetic results folders (two key counts, GC logs), whose CPU series were
-made from known costs: it recovers them, and says where each came from."""
+made from known costs, and on a simulated micro-batch run made with known scheduler costs: it
+recovers them, and says where each came from."""
 import json
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import pytest
 from click.testing import CliRunner
 
 from fournines.cli import cli
-from fournines.targets.sim.calibration import read_calibration
+from fournines.targets.sim.calibration import DEFAULTS, read_calibration, write_calibration
 from fournines.targets.sim.recorder import Recorder
 from fournines.targets.sim.cluster import distinct_keys
 
@@ -56,3 +58,25 @@ def test_calibrate_refuses_a_folder_it_cannot_read(tmp_path):
     result = CliRunner().invoke(cli, ["calibrate", f"FROM={tmp_path / 'nothing'}"])
     assert result.exit_code == 2
     assert "not a results folder" in result.output
+
+
+def test_calibrate_recovers_the_scheduler_costs_a_simulated_micro_batch_run_was_made_with(tmp_path):
+    """Round trip through the results folder: a micro-batch run simulated with known scheduler costs
+    (on a network of no delay, so a stage's start and done are the scheduler's alone), then calibrated."""
+    given = tmp_path / "given.yaml"
+    write_calibration(given, {**DEFAULTS, **{name: replace(DEFAULTS[name], value=value) for name, value in (
+        ("scheduler_task_us", 200.0), ("batch_coordination_us", 800.0), ("network_hop_us", 0.0),
+        ("partial_bytes", 0.0))}})
+    runner = CliRunner()
+    result = runner.invoke(cli, ["simulate", "q5", "EXECUTION=micro-batch", "BATCH_MS=100", "CLUSTER=3", "THREADS=2",
+                                 "RATE=30000", "KEYS=1000", "WARMUP=1s", "DURATION=3s", f"CALIBRATION={given}",
+                                 "--results-root", str(tmp_path / "results")])
+    assert result.exit_code == 0, result.output
+    (folder,) = (tmp_path / "results").iterdir()
+    out = tmp_path / "derived.yaml"
+    result = runner.invoke(cli, ["calibrate", f"FROM={folder}", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    derived = read_calibration(out)
+    assert derived["scheduler_task_us"].value == pytest.approx(200.0, abs=1)
+    assert derived["batch_coordination_us"].value == pytest.approx(800.0, abs=1)
+    assert str(folder) in derived["scheduler_task_us"].source

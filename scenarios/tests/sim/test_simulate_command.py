@@ -32,6 +32,7 @@ def test_simulate_writes_a_folder_that_report_titles_simulated(tmp_path):
     (["q5", "KEYS=many"], "load.keys"),
     (["no-such-scenario"], "no-such-scenario"),
     (["q1"], "the simulator models query.name=q5 only so far; field query.name=q1"),
+    (["q5", "EXECUTION=group", "GROUP_SIZE=auto"], "does not tune the group size (AIMD) yet; field group_size=auto"),
     (["q5", "MACHINE=cray"], "MACHINE=cray: not a machine profile"),
 ])
 def test_a_bad_request_fails_before_anything_starts(tmp_path, request_, says):
@@ -39,3 +40,14 @@ def test_a_bad_request_fails_before_anything_starts(tmp_path, request_, says):
     assert result.exit_code == 2
     assert says in result.output
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("execution", ["micro-batch", "group"])
+def test_a_batched_simulation_writes_the_engines_batches_csv_and_the_report_breaks_it_down(tmp_path, execution):
+    result = CliRunner().invoke(cli, ["simulate", "q5", *TINY, f"EXECUTION={execution}", "BATCH_MS=100",
+                                      "--results-root", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    (folder,) = tmp_path.iterdir()
+    assert json.loads((folder / "member.json").read_text())["engine"] == f"simulator ({execution} model)"
+    report = (folder / "report.md").read_text()
+    assert "## Batches" in report and "batches after the warm-up" in report

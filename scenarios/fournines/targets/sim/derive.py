@@ -6,7 +6,12 @@ analysis' own readers, so a number here is the number the report shows:
   key_slide_ns; runs at two or more key counts give both by least squares, a single key count gives
   source_ns_per_event alone (everything charged to events);
 - GC: the stop-the-world pauses in the runs' GC logs after the warm-up (gc_log.py): pauses per
-  second per member and their mean length.
+  second per member and their mean length;
+- the scheduler: from micro-batch runs' batches.csv after the warm-up (the report's reader), as the
+  model defines them (batched_job.py): a stage's launch to its first start is the first machine's
+  tasks launched, so scheduler_task_us is that over the threads of a machine; a stage's last finish
+  to its done is the report's trip and the bookkeeping, batch_coordination_us (on one host the trip
+  is a loopback's). Medians over every batch, each per stage.
 
 Every other parameter keeps its stated default (calibration.DEFAULTS).
 """
@@ -17,6 +22,7 @@ import numpy as np
 
 from fournines.targets.sim.calibration import DEFAULTS, Parameter
 from fournines.targets.sim.cluster import distinct_keys
+from fournines_analysis.batches import BATCHES_FILE, measured_batches, read_batches
 from fournines_analysis.errors import BadInput
 from fournines_analysis.gc_log import gc_events
 from fournines_analysis.results import load_run
@@ -33,6 +39,8 @@ class Measured:
     pauses: int  # stop-the-world pauses after the warm-up, all members
     pause_s: float  # their total length
     member_seconds: float  # measured seconds × members
+    task_launch_us: list[float]  # micro-batch runs: per batch, a stage's launch to its start over a machine's threads
+    stage_coordination_us: list[float]  # per batch, a stage's last finish to its done
 
 
 def measured(folder: Path) -> Measured:
@@ -50,9 +58,23 @@ def measured(folder: Path) -> Measured:
     lead = next(iter(run.latency.values()))
     pauses = [e for e in gc_events(run.path, lead.start_time_s) if e.pause and e.start_s >= run.warmup_s]
     measured_s = float(run.info.fields.get("duration_s") or lead.length_s[lead.measured(run.warmup_s)].sum())
+    launch, coordination = _scheduler_costs(folder, scenario, run.warmup_s)
     return Measured(folder, summary.throughput, summary.cores,
                     distinct_keys(keys, summary.throughput * window_s) / slide_s, keys,
-                    len(pauses), sum(e.length_s for e in pauses), measured_s * members)
+                    len(pauses), sum(e.length_s for e in pauses), measured_s * members, launch, coordination)
+
+
+def _scheduler_costs(folder: Path, scenario: dict, warmup_s: float) -> tuple[list[float], list[float]]:
+    """Per measured batch of a micro-batch run: its scheduling per stage over a machine's threads, and
+    its waiting per stage (the report's parts); nothing for another model or without batches.csv."""
+    path = folder / BATCHES_FILE
+    if scenario.get("execution") != "micro-batch" or not path.is_file():
+        return [], []
+    every = read_batches(path)
+    stages = (len(path.read_text(encoding="utf-8").splitlines()) - 1) / len(every) if every else 1
+    threads = scenario["cluster"]["threads"]
+    batches = measured_batches(every, warmup_s)
+    return ([b.parts_us[0] / stages / threads for b in batches], [b.parts_us[2] / stages for b in batches])
 
 
 def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
@@ -77,6 +99,15 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
                                            f"{names}: gc.log pauses after the warm-up per member-second")
         derived["gc_pause_mean_ms"] = _with(DEFAULTS["gc_pause_mean_ms"], sum(r.pause_s for r in runs) / pauses * 1e3,
                                             f"{names}: gc.log mean pause length after the warm-up")
+    launches = [us for r in runs for us in r.task_launch_us]
+    if launches:
+        batched = ", ".join(str(r.folder) for r in runs if r.task_launch_us)
+        derived["scheduler_task_us"] = _with(DEFAULTS["scheduler_task_us"], np.median(launches),
+                                             f"{batched}: batches.csv after the warm-up, median of a stage's launch to "
+                                             "its first start over a machine's threads")
+        derived["batch_coordination_us"] = _with(
+            DEFAULTS["batch_coordination_us"], np.median([us for r in runs for us in r.stage_coordination_us]),
+            f"{batched}: batches.csv after the warm-up, median of a stage's last finish to its done")
     return derived
 
 
