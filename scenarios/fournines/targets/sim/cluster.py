@@ -41,6 +41,9 @@ def distinct_keys(keys: int, events: float) -> float:
 
 
 class Cluster:
+    """The base of each model; a model sets `batch_s`, how much of the sources' input it takes at once."""
+    batch_s: float
+
     def __init__(self, loop: Scheduler, shape: JobShape, costs: dict[str, Parameter], recorder: Recorder,
                  rng: np.random.Generator):
         self.loop, self.shape, self.recorder = loop, shape, recorder
@@ -72,9 +75,13 @@ class Cluster:
         the same delay, so one action of the loop delivers them all."""
         arrive(sender)
         others = [d for d in range(self.shape.members) if d != sender]
-        if others:
-            delay = self.network.delay_s(sender, others[0], size_bytes)
-            self.loop.at(self.loop.now + delay, lambda: [arrive(d) for d in others])
+        if not others:
+            return
+
+        def arrived():
+            for d in others:
+                arrive(d)
+        self.loop.at(self.loop.now + self.network.delay_s(sender, others[0], size_bytes), arrived)
 
     def send_result(self, machine: int, frame: int) -> None:
         """`machine`'s result of the window ending with `frame` goes to the reducer, which merges it."""
