@@ -62,11 +62,10 @@ def test_calibrate_refuses_a_folder_it_cannot_read(tmp_path):
 
 def test_calibrate_recovers_the_scheduler_costs_a_simulated_micro_batch_run_was_made_with(tmp_path):
     """Round trip through the results folder: a micro-batch run simulated with known scheduler costs
-    (on a network of no delay, so a stage's start and done are the scheduler's alone), then calibrated."""
+    (on a network of no delay, so a stage's last finish to its done is the bookkeeping alone), then calibrated."""
     given = tmp_path / "given.yaml"
     write_calibration(given, {**DEFAULTS, **{name: replace(DEFAULTS[name], value=value) for name, value in (
-        ("scheduler_task_us", 200.0), ("batch_coordination_us", 800.0), ("network_hop_us", 0.0),
-        ("partial_bytes", 0.0))}})
+        ("scheduler_task_us", 200.0), ("batch_coordination_us", 800.0), ("network_hop_us", 0.0))}})
     runner = CliRunner()
     result = runner.invoke(cli, ["simulate", "q5", "EXECUTION=micro-batch", "BATCH_MS=100", "CLUSTER=3", "THREADS=2",
                                  "RATE=30000", "KEYS=1000", "WARMUP=1s", "DURATION=3s", f"CALIBRATION={given}",

@@ -89,8 +89,15 @@ class BatchedJob(Cluster):
     def _launch_stage(self, batch: int, stage: int) -> None:
         self.state.setdefault(batch, _Batch()).stages[stage].launched = self.loop.now
         for m, arrives in enumerate(self._launch_times(1)):
-            fetch = self._partials_delay(batch, m) if stage else 0.0
-            self.loop.at(arrives + fetch, lambda m=m: self._run_task(batch, stage, m))
+            self.loop.at(arrives, lambda m=m: self._fetch_and_run(batch, stage, m))
+
+    def _fetch_and_run(self, batch: int, stage: int, m: int) -> None:
+        """A launched task has started; a stage-1 task first fetches its partials from every machine."""
+        self._started(batch, stage)
+        if stage:
+            self.loop.at(self.loop.now + self._partials_delay(batch, m), lambda: self._run(batch, stage, m))
+        else:
+            self._run(batch, stage, m)
 
     def _partials_delay(self, batch: int, receiver: int) -> float:
         """The slowest sender's partials for `receiver` (links are not shared: senders in parallel)."""
@@ -117,21 +124,29 @@ class BatchedJob(Cluster):
     def _group_arrived(self, m: int, group: int, batches: range) -> None:
         self.arrived_group[m] = group
         for k in batches:
-            self.loop.at((k + 1) * self.batch_s, lambda k=k: self._run_task(k, 0, m))
+            self.loop.at((k + 1) * self.batch_s, lambda k=k: self._start_and_run(k, 0, m))
             if self.state[k].partials_in.get(m) == self.shape.members:  # pushed before the launch reached m
-                self._run_task(k, 1, m)
+                self._start_and_run(k, 1, m)
 
     def _partials_arrived(self, batch: int, owner: int) -> None:
         arrived = self.state[batch].partials_in
         arrived[owner] = arrived.get(owner, 0) + 1
         if arrived[owner] == self.shape.members and self.arrived_group[owner] >= batch // self.group_size:
-            self._run_task(batch, 1, owner)
+            self._start_and_run(batch, 1, owner)
+
+    def _start_and_run(self, batch: int, stage: int, m: int) -> None:
+        """A pre-scheduled task starts once its input is there: the batch's end, or every machine's partials."""
+        self._started(batch, stage)
+        self._run(batch, stage, m)
 
     # both
 
-    def _run_task(self, batch: int, stage: int, m: int) -> None:
+    def _started(self, batch: int, stage: int) -> None:
         s = self.state[batch].stages[stage]
         s.started = min(s.started, self.loop.now)
+
+    def _run(self, batch: int, stage: int, m: int) -> None:
+        """Machine m's C tasks of the stage: one equal piece of the batch's work each."""
         if stage == 0:
             work = (self.events_per_task * self.cost["source_ns_per_event"] +
                     len(self.frames_ending_in(batch)) * self.partials_per_task_frame * self.cost["partial_ns_per_key"])
