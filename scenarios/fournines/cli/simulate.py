@@ -20,7 +20,8 @@ SIM_OPTIONS = {"SEED": "the simulation's seed (default 1)",
                "MACHINE": f"a machine profile: {', '.join(PROFILES)} (default calibration-host)"}
 
 HELP = f"""Simulate SCENARIO (a name in scenarios/ or a .yaml path) on CLUSTER machines and write a results
-folder and report like a real run's, marked simulated.
+folder and report like a real run's, marked simulated. EXECUTION=continuous, micro-batch or group
+chooses the execution model (BATCH_MS, GROUP_SIZE as for `run`); the batched models also write batches.csv.
 
 KEY=VALUE pairs override scenario fields as for `run` ({", ".join(FIELDS)}), and set the simulation:
 {"; ".join(f"{k}: {v}" for k, v in SIM_OPTIONS.items())}.
@@ -66,7 +67,8 @@ def _profile(name: str):
 
 @click.command(help="Derive a calibration file from real results folders: CPU per event from their CPU and "
                     "throughput series, GC pauses from their GC logs, the cost per (key, slide) from runs at two "
-                    "key counts; every other parameter keeps its stated default. "
+                    "key counts, the scheduler's costs from micro-batch runs' batches.csv; every other parameter "
+                    "keeps its stated default. "
                     "Example: ./fournines calibrate FROM=results/a,results/b --out calibration.yaml")
 @click.argument("assignments", nargs=-1, required=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("calibration.yaml"),

@@ -1,22 +1,17 @@
 """A simulated run is a function of its seed: the same seed writes byte-identical latency logs, and
 another seed (other GC pauses) does not; Ctrl-C keeps what was recorded."""
-from dataclasses import replace
-
-from fournines.targets.sim.calibration import DEFAULTS
 from fournines.targets.sim.simulation import simulate
+from pausing import PAUSING
 
 START_EPOCH_S = 1767225600.0
 SCENARIO = {"query": {"name": "q5", "window_ms": 1000, "slide_ms": 10}, "cluster": {"members": 3, "threads": 2},
             "load": {"rate": 200_000, "keys": 1000}, "warmup_s": 1, "duration_s": 4, "execution": "continuous"}
-# Pauses often and long enough to land on the windows' work, so the seed shows in the latencies.
-COSTS = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=20.0),
-         "gc_pause_mean_ms": replace(DEFAULTS["gc_pause_mean_ms"], value=5.0)}
 
 
 def hlogs(tmp_path, name, seed):
     folder = tmp_path / name
     folder.mkdir()
-    simulated = simulate(SCENARIO, COSTS, 2, seed)
+    simulated = simulate(SCENARIO, PAUSING, 2, seed)
     simulated.recorder.write(folder, START_EPOCH_S, simulated.end_s)
     return {path.name: path.read_bytes() for path in sorted(folder.glob("*.hlog"))}
 
@@ -33,7 +28,7 @@ def test_ctrl_c_ends_the_simulation_at_the_last_whole_second_with_what_it_record
         if t >= 2:
             raise KeyboardInterrupt
 
-    simulated = simulate(SCENARIO, COSTS, 2, 5, each_second=interrupt_after_two_seconds)
+    simulated = simulate(SCENARIO, PAUSING, 2, 5, each_second=interrupt_after_two_seconds)
     assert simulated.interrupted and simulated.end_s == 2
     assert [sample[0] for sample in simulated.recorder.samples] == [1.0, 2.0]
     assert max(simulated.recorder.intervals["latency"]) <= 2

@@ -10,6 +10,7 @@ from fournines.targets.sim.batched_job import STAGES
 from fournines.targets.sim.calibration import DEFAULTS
 from fournines.targets.sim.simulation import simulate
 from fournines_analysis.batches import read_batches
+from pausing import PAUSING
 
 CORES = 4  # Drizzle's r3.xlarge
 START_EPOCH_S = 1767225600.0
@@ -68,14 +69,16 @@ def test_the_three_models_process_the_same_events_and_emit_every_window_once():
     assert drained("group", 10) == continuous
 
 
-def test_the_same_seed_writes_the_same_batches_csv(tmp_path):
+@pytest.mark.parametrize("execution, group_size", [("micro-batch", 1), ("group", 5)])
+def test_the_same_seed_writes_the_same_batches_csv_and_another_seed_does_not(tmp_path, execution, group_size):
     written = []
-    for name in ("a", "b"):
+    for name, seed in (("a", 4), ("b", 4), ("c", 5)):
         folder = tmp_path / name
         folder.mkdir()
-        simulated = simulate(scenario(8, "group", 5, duration_s=3), DEFAULTS, CORES, seed=4)
+        simulated = simulate(scenario(8, execution, group_size, duration_s=3), PAUSING, CORES, seed=seed)
         simulated.recorder.write(folder, START_EPOCH_S, simulated.end_s)
         written.append((folder / "batches.csv").read_bytes())
     assert written[0] == written[1]
+    assert written[0] != written[2]  # the seed draws the GC pauses, which show in the batches
     batches = read_batches(tmp_path / "a" / "batches.csv")  # the report's reader takes it as the engine's
-    assert [b.batch for b in batches] == list(range(29)) and {b.group_size for b in batches} == {5}
+    assert [b.batch for b in batches] == list(range(29)) and {b.group_size for b in batches} == {group_size}
