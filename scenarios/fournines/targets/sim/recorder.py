@@ -54,11 +54,12 @@ class Recorder:
             f"{t:.3f},{g},{b:.3f}\n" for t, _, _, g, b in rows), encoding="utf-8")
 
     def _batches_csv(self, start_epoch_s: float) -> str:
-        """The engine's batches.csv: epoch µs; rounding keeps each row's times in order."""
+        """The engine's batches.csv: batches and their stages in order, epoch µs (rounding keeps each
+        row's times in order)."""
         base_us = round(start_epoch_s * 1e6)
         return ",".join(COLUMNS) + "\n" + "".join(
             f"{batch},{stage},{','.join(str(base_us + round(t * 1e6)) for t in times)},{group}\n"
-            for batch, stage, *times, group in self.batch_stages)
+            for batch, stage, *times, group in sorted(self.batch_stages))
 
     def _hlog(self, name: str, start_epoch_s: float, end_s: float) -> str:
         """Java's HistogramLogWriter format, timestamps relative to a BaseTime at t=0; every second up
