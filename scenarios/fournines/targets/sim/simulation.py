@@ -2,6 +2,8 @@
 profile scales it), run one simulated second at a time, sampled at each second's end as the member's
 samplers do. Deterministic: the seed draws every random quantity (the GC pauses), and the loop
 breaks ties in scheduling order."""
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
@@ -30,6 +32,20 @@ def job_shape(scenario: dict, cores: int) -> JobShape:
                     horizon_s=scenario["warmup_s"] + scenario["duration_s"])
 
 
+@contextmanager
+def _rare_cycle_collection():
+    """The model allocates a callback per piece of work and reference counting frees nearly all of
+    them; at Python's default pace the cyclic collector rescans an overloaded cluster's whole backlog
+    every few hundred allocations. Measured: 20 simulated s of Q5 at 1 B events/s on 45 x 16 cores in
+    3.3 s of wall time instead of 5.6 s, with the same peak memory."""
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 1000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def job_model(scenario: dict, *args) -> Cluster:
     """The scenario's execution model on the cluster `args` describe (Cluster's arguments)."""
     execution = scenario["execution"]
@@ -52,7 +68,8 @@ def simulate(scenario: dict, costs: dict[str, Parameter], cores: int, seed: int,
     for second in range(1, int(np.ceil(shape.horizon_s)) + 1):
         t = min(float(second), shape.horizon_s)
         try:
-            loop.run(t)
+            with _rare_cycle_collection():
+                loop.run(t)
         except KeyboardInterrupt:
             interrupted = True
             break
