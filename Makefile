@@ -5,13 +5,15 @@ VENV := .venv
 OTAVA_VENV := .venv-otava
 MVN := mvn -B -q --no-transfer-progress
 
-.PHONY: help test test-java test-python build venv lock jmh idle-cost net-bench notebook ui clean aws-cost aws-up aws-down
+.PHONY: help test test-java test-python build venv lock jmh idle-cost net-bench bench-sim bench-sim-scale notebook ui clean aws-cost aws-up aws-down
 
 help:
 	@echo "make test     build and run every Java and Python test (installs what it needs)"
 	@echo "make jmh      run the engine's JMH benchmarks (JMH_ARGS=... passes options to JMH)"
 	@echo "make idle-cost  CPU and latency of an engine job at 1 000 events/s (RATE=.. to change)"
 	@echo "make net-bench  the member transport (Netty) against plain NIO on loopback (SECONDS=.. per measurement)"
+	@echo "make bench-sim [ROUNDS=5]   the simulator's own scheduling loop against SimPy's on one model, interleaved: medians and ratio"
+	@echo "make bench-sim-scale   the simulator's wall time on the issue's bounds (128 machines x 100 micro-batches; Q5 at 1 B events/s on 45 machines, 60 s)"
 	@echo "make notebook   Jupyter Lab on analysis/notebooks/ (the latency notebook)"
 	@echo "make ui [PORT=8023]   the dashboard on this checkout's results folders, at http://127.0.0.1:8023/"
 	@echo "make build    build the Java modules without testing"
@@ -69,6 +71,14 @@ idle-cost:
 
 net-bench:
 	./fournines net-bench $(or $(SECONDS),5)
+
+# The simulator's two scheduling loops timed on one model (scenarios/docs/simulate.md); ROUNDS=5.
+bench-sim: venv
+	PYTHONPATH=scenarios:analysis $(VENV)/bin/python -m fournines.targets.sim.bench_loops --rounds $(or $(ROUNDS),5)
+
+# The simulator's wall time on the issue's two scale bounds (scenarios/docs/simulate.md).
+bench-sim-scale: venv
+	PYTHONPATH=scenarios:analysis $(VENV)/bin/python -m fournines.targets.sim.bench_scale
 
 notebook: venv
 	PYTHONPATH=scenarios:analysis $(VENV)/bin/jupyter lab analysis/notebooks/

@@ -16,7 +16,8 @@ reads as a normal run; its percentiles simply describe less than the run measure
 - latency.hlog must be there (a windowed run without it is reported from completion.hlog alone);
 - in a cluster run each merged log needs a copy in every member's folder (member-<i>/, or a
   joined-<n>/ in it after a restart). An active-active run's latency comes from the result
-  consumer, not from its members, so only the consumer's logs count there;
+  consumer, not from its members, so only the consumer's logs count there; a simulated run's logs
+  are the simulator's, one for the whole cluster, so there are no members' copies to expect;
 - without duration_s the end of the measurement is unknown: that is said, and only the seconds
   from warmup_s to the end of the logs are checked;
 - each log must hold every latency the member(s) wrote to it, as run.json's hlog_values_written
@@ -133,7 +134,8 @@ def _lost_values(run: Run) -> list[Gap]:
 def _missing_members(run: Run) -> list[Gap]:
     scenario = run.info.fields.get("scenario") or {}
     members = (scenario.get("cluster") or {}).get("members", 1)
-    if not isinstance(members, int) or members < 2 or scenario.get("mode") == "active-active":
+    if (not isinstance(members, int) or members < 2 or scenario.get("mode") == "active-active"
+            or run.info.fields.get("simulated") is True):
         return []
     gaps = []
     for log in sorted(run.path.glob("*.hlog")):

@@ -15,7 +15,7 @@ from fournines_analysis.results import Run, load_run
 from fournines_analysis.snapshot_timeline import snapshot_blocks
 from fournines_analysis.runinfo import FIELDS
 from fournines_analysis.stalls import stall_blocks
-from fournines_analysis.standing import opening_blocks, standing_of, titled
+from fournines_analysis.standing import Standing, opening_blocks, standing_of, titled
 from fournines_analysis.steal import steal_after_warmup
 from fournines_analysis.summary import RunSummary, measured_counts, summarize
 from fournines_analysis.vertices import vertex_blocks
@@ -37,6 +37,7 @@ def report_blocks(run: Run, summary: RunSummary, plots_dir: Path | None = None) 
     blocks: list[Block] = [
         Heading(titled(f"{run.info.scenario_name or run.label}: {run.label}", standing), 1),
         *opening_blocks(standing, run.path),
+        *simulated_blocks(run, standing),
         Paragraph(f"Latencies are in microseconds. The first {run.warmup_s:g} s are warm-up: left out of "
                   f"every number below, shaded in the plots over time."),
         Heading("Latency after warm-up"),
@@ -85,6 +86,16 @@ def profile_blocks(run: Run) -> list[Block]:
     return [Heading("Where the time goes: flame graphs"),
             Paragraph(f"CPU and allocation samples after the warm-up, by {run.info.fields.get('profiler', 'a profiler')}; "
                       f"open them in a browser: {', '.join(graphs)}.")]
+
+
+def simulated_blocks(run: Run, standing: Standing) -> list[Block]:
+    """A simulated run says what its numbers come from before any of them."""
+    if not standing.simulated:
+        return []
+    fields = run.info.fields
+    return [Paragraph(f"Simulated, not measured: the figures below come from the simulator's model "
+                      f"(scenarios/docs/simulate.md), with calibration {fields.get('calibration', 'not recorded')} "
+                      f"on machine profile {fields.get('machine_profile', 'not recorded')}.")]
 
 
 def host_blocks(run: Run) -> list[Block]:

@@ -44,6 +44,8 @@ FIELDS: dict[str, tuple[type, str]] = {
     "faults_injected": (list, "faults injected (runner)"),
     "hlog_values_written": (dict, "latencies written, per log (member)"),
     "profiler": (str, "profiler (PROFILE=1)"),
+    "calibration": (str, "calibration (simulated runs: file and content hash)"),
+    "machine_profile": (str, "machine profile (simulated runs)"),
 }
 REQUIRED = ("warmup_s",)
 

@@ -26,6 +26,7 @@ class Standing:
     failure: str | None  # the runner's cause, when it gave one
     gaps: list[Gap]
     stalls: list[Gap]  # snapshots that stopped committing
+    simulated: bool = False  # run.json says `simulated`: the figures come from a model, not a measurement
 
     @property
     def completed(self) -> bool:
@@ -74,12 +75,14 @@ class Standing:
 def standing_of(run: Run) -> Standing:
     fields = run.info.fields
     return Standing(run.info.path, fields.get("status") or NOT_RECORDED, fields.get("failure"), coverage_gaps(run),
-                    snapshot_stalls(run))
+                    snapshot_stalls(run), fields.get("simulated") is True)
 
 
 def titled(title: str, standing: Standing) -> str:
-    """The title with the run's mark, if it has one."""
-    return f"{title} — {standing.mark()}" if standing.mark() else title
+    """The title with the run's marks, if it has any: SIMULATED for a simulated run (DESIGN.md §4: marked
+    everywhere), then the standing's own."""
+    marks = [mark for mark in ("SIMULATED" if standing.simulated else "", standing.mark()) if mark]
+    return f"{title} — {', '.join(marks)}" if marks else title
 
 
 def opening_blocks(standing: Standing, folder: Path) -> list[Block]:

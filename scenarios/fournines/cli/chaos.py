@@ -1,14 +1,13 @@
 """./fournines chaos: trials of a scenario's query under one random fault each, the output checked
 against an independent computation (chaos/)."""
-from pathlib import Path
 
 import click
 
+from fournines.cli.options import results_root_option
 from fournines.chaos.job import CHAOS_RATE, EVENTS, FIXED_OVERRIDES
 from fournines.chaos.request import DEFAULT_TRIALS, GUARANTEES, parse_request, prepare_request
 from fournines.chaos.trial_fault import KINDS
 from fournines.chaos.trials import run_chaos
-from fournines.results.folder import RESULTS_ROOT
 from fournines.results.outcome import EXIT_BAD_REQUEST
 from fournines.spec.overrides import OverrideError
 from fournines.targets.prepare import RunRefused
@@ -37,8 +36,7 @@ Example: ./fournines chaos q5 TRIALS=20 FAULTS=kill,commit-kill
 @click.command(help=HELP, context_settings={"ignore_unknown_options": True})
 @click.argument("scenario")
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
-@click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_ROOT,
-              show_default="results/", help="Where the chaos results folder is made.")
+@results_root_option("the chaos results folder")
 def chaos(scenario, assignments, results_root):
     try:
         request = parse_request(scenario, assignments)

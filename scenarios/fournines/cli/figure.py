@@ -6,14 +6,13 @@ it; the report lists them), 1 one did not, 2 the request was refused before anyt
 128+N stopped by signal N.
 """
 import signal
-from pathlib import Path
 
 import click
 
+from fournines.cli.options import results_root_option
 from fournines.figures.experiment import ExperimentError, available, load_experiment
 from fournines.figures.run_figure import run_figure
 from fournines.members.java_build import JARS
-from fournines.results.folder import RESULTS_ROOT
 from fournines.results.outcome import EXIT_BAD_REQUEST, Stopped
 from fournines.spec.overrides import OverrideError, parse_overrides
 from fournines.targets.local import run as local
@@ -24,8 +23,7 @@ from fournines.targets.prepare import build
 @click.argument("name", required=False)
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @click.option("--list", "listing", is_flag=True, help="List the experiments and the figure each reproduces.")
-@click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_ROOT,
-              show_default="results/", help="Where the folder of runs is made.")
+@results_root_option("the folder of runs")
 def figure(name, assignments, listing, results_root):
     """Reproduce a published figure, e.g. ./fournines figure jet-fig7 DURATION=20s WARMUP=10s.
 

@@ -5,12 +5,11 @@ Exit codes: 0 the run completed (and its report was written); 1 the run failed (
 hung, broke the contract, or no report could be written); 2 the request was refused before anything
 started (bad scenario, bad override, not supported yet, build failure); 128+N stopped by signal N.
 """
-from pathlib import Path
 
 import click
 
+from fournines.cli.options import results_root_option
 from fournines.compare import variants
-from fournines.results.folder import RESULTS_ROOT
 from fournines.results.outcome import EXIT_BAD_REQUEST
 from fournines.spec.overrides import FIELDS, OverrideError, parse_overrides
 from fournines.targets.aws import target as aws_target
@@ -35,8 +34,7 @@ Example: ./fournines run q5 RATE=200000 DURATION=20s
 @click.argument("scenario")
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @click.option("--check", is_flag=True, help="Validate the scenario and build the member, then stop.")
-@click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_ROOT,
-              show_default="results/", help="Where the run's results folder is made.")
+@results_root_option("the run's results folder")
 def run(scenario, assignments, check, results_root):
     try:
         key, values, overrides = variants.split_variants(parse_overrides(assignments))

@@ -4,11 +4,10 @@ Exit codes: search 0 a rate was confirmed, 1 none was; sweep 0 every point ran t
 not; both 2 when the request was refused before anything started, 128+N stopped by signal N.
 """
 import signal
-from pathlib import Path
 
 import click
 
-from fournines.results.folder import RESULTS_ROOT
+from fournines.cli.options import results_root_option
 from fournines.results.outcome import EXIT_BAD_REQUEST, Stopped
 from fournines.search.run_search import run_search
 from fournines.search.run_sweep import run_sweep
@@ -18,8 +17,7 @@ from fournines.targets.local import run as local
 from fournines.targets.prepare import RunRefused, prepare, resolve
 from fournines_analysis.slo import BadSlo, parse_slo
 
-RESULTS = click.option("--results-root", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_ROOT,
-                       show_default="results/", help="Where the folder of runs is made.")
+RESULTS = results_root_option("the folder of runs")
 
 
 @click.command(context_settings={"ignore_unknown_options": True})

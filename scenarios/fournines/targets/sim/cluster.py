@@ -1,0 +1,101 @@
+"""What every execution model of the windowed job shares: the job's shape, the N machines (stations
+with their GC pauses), the network between them, the calibrated costs in seconds, and the per-window
+reduction on the first machine, where a window's latency is decided and recorded.
+
+Latency is taken exactly where it is decided: the window's emission time minus its end, which is the
+scheduled time of the latest event it covers (events are due at t0 + i / rate and carry that time),
+as the members' WindowLatencyRecorder does. The reduction emits each window once, so its first and
+last result are the same instant: latency.hlog and completion.hlog hold the same values.
+"""
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from fournines.targets.sim.calibration import Parameter
+from fournines.targets.sim.event_loop import Scheduler
+from fournines.targets.sim.network import Network
+from fournines.targets.sim.pauses import Pauses
+from fournines.targets.sim.recorder import Recorder
+from fournines.targets.sim.station import Station
+
+SERIES = ("latency", "completion")
+REDUCER = 0  # the machine that merges every machine's result of a window, and schedules batches
+
+
+@dataclass(frozen=True)
+class JobShape:
+    members: int
+    cores: int
+    rate: float  # events/s over the whole cluster
+    keys: int
+    window_s: float
+    slide_s: float
+    horizon_s: float  # warm-up + duration
+
+
+def distinct_keys(keys: int, events: float) -> float:
+    """Expected distinct keys among `events` drawn uniformly from `keys`."""
+    return keys * -math.expm1(-events / keys)
+
+
+class Cluster:
+    """The base of each model; a model sets `batch_s`, how much of the sources' input it takes at once."""
+    batch_s: float
+
+    def __init__(self, loop: Scheduler, shape: JobShape, costs: dict[str, Parameter], recorder: Recorder,
+                 rng: np.random.Generator):
+        self.loop, self.shape, self.recorder = loop, shape, recorder
+        self.cost = {name: p.value for name, p in costs.items()}
+        c = self.cost
+        self.network = Network(c["network_hop_us"] * 1e-6, c["network_ns_per_byte"] * 1e-9)
+        self.machines = [Station(loop, shape.cores, Pauses.drawn(rng, c["gc_pauses_per_s"], c["gc_pause_mean_ms"] * 1e-3,
+                                                                 shape.horizon_s))
+                         for _ in range(shape.members)]
+        self.frames_per_window = max(1, round(shape.window_s / shape.slide_s))
+        self.frames = int(shape.horizon_s / shape.slide_s)
+        self.processed_events = 0.0
+        self._results_left: dict[int, int] = {}  # at the reducer: the machines' results still to come, per window
+
+    def backlog_events(self) -> float:
+        """Events due by now that no source tasklet has processed yet."""
+        return min(self.loop.now, self.frames * self.shape.slide_s) * self.shape.rate - self.processed_events
+
+    def cpu_s(self) -> float:
+        return sum(machine.busy_s for machine in self.machines)
+
+    def owned_keys_per_tasklet(self, frame: int) -> float:
+        """Keys each owner tasklet touches when the window ending with `frame` fires."""
+        span = min(self.frames_per_window, frame + 1) * self.shape.slide_s
+        return distinct_keys(self.shape.keys, self.shape.rate * span) / self.shape.members / self.shape.cores
+
+    def to_every_machine(self, sender: int, size_bytes: float, arrive: Callable[[int], None]) -> None:
+        """A message of `size_bytes` from `sender` to each machine: its own at once, the others after
+        the same delay, so one action of the loop delivers them all."""
+        arrive(sender)
+        others = [d for d in range(self.shape.members) if d != sender]
+        if not others:
+            return
+
+        def arrived():
+            for d in others:
+                arrive(d)
+        self.loop.at(self.loop.now + self.network.delay_s(sender, others[0], size_bytes), arrived)
+
+    def send_result(self, machine: int, frame: int) -> None:
+        """`machine`'s result of the window ending with `frame` goes to the reducer, which merges it."""
+        delay = self.network.delay_s(machine, REDUCER, 0)
+        self.loop.at(self.loop.now + delay, lambda: self.machines[REDUCER].submit(
+            self.cost["result_ns"] * 1e-9, lambda: self._reduced(frame)))
+
+    def _reduced(self, frame: int) -> None:
+        left = self._results_left.get(frame, self.shape.members) - 1
+        if left:
+            self._results_left[frame] = left
+            return
+        self._results_left.pop(frame, None)
+        now = self.loop.now
+        micros = (now - (frame + 1) * self.shape.slide_s) * 1e6
+        for series in SERIES:
+            self.recorder.latency(series, now, micros)

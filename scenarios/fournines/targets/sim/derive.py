@@ -1,0 +1,118 @@
+"""`./fournines calibrate FROM=...`: the calibration derived from real results folders, through the
+analysis' own readers, so a number here is the number the report shows:
+
+- CPU: each run's cores busy (cpu.csv) over its throughput (throughput.csv) after the warm-up. The
+  CPU a run spends per second is rate × source_ns_per_event + (key, slide) pairs per second ×
+  key_slide_ns; runs at two or more key counts give both by least squares, a single key count gives
+  source_ns_per_event alone (everything charged to events);
+- GC: the stop-the-world pauses in the runs' GC logs after the warm-up (gc_log.py): pauses per
+  second per member and their mean length;
+- the scheduler: from micro-batch runs' batches.csv after the warm-up (the report's reader), as the
+  model defines them (batched_job.py): a stage's launch to its first start is the first machine's
+  tasks launched, so scheduler_task_us is that over the threads of a machine; a stage's last finish
+  to its done is the report's trip and the bookkeeping, batch_coordination_us (on one host the trip
+  is a loopback's). Medians over every batch, each per stage.
+
+Every other parameter keeps its stated default (calibration.DEFAULTS).
+"""
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from fournines.targets.sim.calibration import DEFAULTS, Parameter
+from fournines.targets.sim.cluster import distinct_keys
+from fournines_analysis.batches import BATCHES_FILE, measured_batches, read_batches
+from fournines_analysis.errors import BadInput
+from fournines_analysis.gc_log import gc_events
+from fournines_analysis.results import load_run
+from fournines_analysis.summary import summarize
+
+
+@dataclass(frozen=True)
+class Measured:
+    folder: Path
+    rate: float  # events/s processed after the warm-up
+    cores: float  # cores busy after the warm-up
+    key_slides_per_s: float  # (key, slide) pairs the owners touch per second
+    keys: int
+    pauses: int  # stop-the-world pauses after the warm-up, all members
+    pause_s: float  # their total length
+    member_seconds: float  # measured seconds × members
+    task_launch_us: list[float]  # micro-batch runs: per batch, a stage's launch to its start over a machine's threads
+    stage_coordination_us: list[float]  # per batch, a stage's last finish to its done
+
+
+def measured(folder: Path) -> Measured:
+    run = load_run(folder)
+    summary = summarize(run)
+    if summary.throughput is None or not summary.cores:
+        raise BadInput(folder, "needs throughput.csv and cpu.csv to derive CPU per event")
+    scenario = run.info.fields.get("scenario") or {}
+    try:
+        keys, query = scenario["load"]["keys"], scenario["query"]
+        window_s, slide_s, members = query["window_ms"] / 1e3, query["slide_ms"] / 1e3, scenario["cluster"]["members"]
+    except (KeyError, TypeError):
+        raise BadInput(folder / "run.json", "needs scenario.load.keys, scenario.query.window_ms and slide_ms "
+                                            "and scenario.cluster.members (a windowed query's run)") from None
+    lead = next(iter(run.latency.values()))
+    pauses = [e for e in gc_events(run.path, lead.start_time_s) if e.pause and e.start_s >= run.warmup_s]
+    measured_s = float(run.info.fields.get("duration_s") or lead.length_s[lead.measured(run.warmup_s)].sum())
+    launch, coordination = _scheduler_costs(folder, scenario, run.warmup_s)
+    return Measured(folder, summary.throughput, summary.cores,
+                    distinct_keys(keys, summary.throughput * window_s) / slide_s, keys,
+                    len(pauses), sum(e.length_s for e in pauses), measured_s * members, launch, coordination)
+
+
+def _scheduler_costs(folder: Path, scenario: dict, warmup_s: float) -> tuple[list[float], list[float]]:
+    """Per measured batch of a micro-batch run: its scheduling per stage over a machine's threads, and
+    its waiting per stage (the report's parts); nothing for another model or without batches.csv."""
+    path = folder / BATCHES_FILE
+    if scenario.get("execution") != "micro-batch" or not path.is_file():
+        return [], []
+    every = read_batches(path)
+    stages = (len(path.read_text(encoding="utf-8").splitlines()) - 1) / len(every) if every else 1
+    threads = scenario["cluster"]["threads"]
+    batches = measured_batches(every, warmup_s)
+    return ([b.parts_us[0] / stages / threads for b in batches], [b.parts_us[2] / stages for b in batches])
+
+
+def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
+    runs = [measured(f) for f in folders]
+    names = ", ".join(str(r.folder) for r in runs)
+    derived = dict(DEFAULTS)
+    cpu_s = np.array([r.cores for r in runs])
+    if len({r.keys for r in runs}) > 1:
+        work = np.array([[r.rate, r.key_slides_per_s] for r in runs])
+        (per_event, per_key_slide), *_ = np.linalg.lstsq(work, cpu_s, rcond=None)
+        derived["key_slide_ns"] = _with(DEFAULTS["key_slide_ns"], per_key_slide * 1e9,
+                                        f"{names}: cores busy against throughput and (key, slide) pairs per second, "
+                                        f"least squares over key counts {sorted({r.keys for r in runs})}")
+    else:
+        per_event = float(cpu_s.sum() / sum(r.rate for r in runs))
+    derived["source_ns_per_event"] = _with(DEFAULTS["source_ns_per_event"], per_event * 1e9,
+                                           f"{names}: cpu.csv cores busy / throughput.csv events/s after the warm-up")
+    pauses = sum(r.pauses for r in runs)
+    if pauses:
+        member_seconds = sum(r.member_seconds for r in runs)
+        derived["gc_pauses_per_s"] = _with(DEFAULTS["gc_pauses_per_s"], pauses / member_seconds,
+                                           f"{names}: gc.log pauses after the warm-up per member-second")
+        derived["gc_pause_mean_ms"] = _with(DEFAULTS["gc_pause_mean_ms"], sum(r.pause_s for r in runs) / pauses * 1e3,
+                                            f"{names}: gc.log mean pause length after the warm-up")
+    launches = [us for r in runs for us in r.task_launch_us]
+    if launches:
+        batched = ", ".join(str(r.folder) for r in runs if r.task_launch_us)
+        derived["scheduler_task_us"] = _with(DEFAULTS["scheduler_task_us"], np.median(launches),
+                                             f"{batched}: batches.csv after the warm-up, median of a stage's launch to "
+                                             "its first start over a machine's threads")
+        derived["batch_coordination_us"] = _with(
+            DEFAULTS["batch_coordination_us"], np.median([us for r in runs for us in r.stage_coordination_us]),
+            f"{batched}: batches.csv after the warm-up, median of a stage's last finish to its done")
+    return derived
+
+
+def _with(default: Parameter, value: float, source: str) -> Parameter:
+    if value < 0:  # two runs' noise can make a small difference negative: say so rather than simulate it
+        raise BadInput(source.split(":")[0], f"derived a negative value ({value:.3g} {default.unit}) for "
+                                             f"'{default.means}'; the runs disagree more than the model allows")
+    return Parameter(round(float(value), 3), default.unit, default.means, source)

@@ -1,0 +1,44 @@
+"""Machines other than the calibration host: how many cores run workers, the network's speed, and
+the factor by which their cores' CPU costs differ from the calibration host's. Each factor is stated
+with why; run.json and the report carry the profile used."""
+from dataclasses import dataclass, replace
+
+from fournines.targets.sim.calibration import Parameter
+
+CPU_COSTS = ("source_ns_per_event", "partial_ns_per_key", "key_slide_ns", "result_ns", "scheduler_task_us",
+             "batch_coordination_us")
+
+
+@dataclass(frozen=True)
+class MachineProfile:
+    name: str
+    cores: int | None  # worker threads per machine; None: the scenario's cluster.threads
+    network_gbit_s: float | None  # None: the calibration's network_ns_per_byte
+    cpu_factor: float  # CPU costs on this machine / on the calibration host
+    why: str
+
+    def describe(self) -> str:
+        cores = f"{self.cores} vCPU" if self.cores else "the scenario's threads"
+        network = f"{self.network_gbit_s:g} Gbit/s" if self.network_gbit_s else "the calibration's network"
+        return f"{self.name}: {cores}, {network}, CPU costs × {self.cpu_factor:g} ({self.why})"
+
+    def scaled(self, calibration: dict[str, Parameter]) -> dict[str, Parameter]:
+        """The calibration as it applies to this machine; each scaled parameter's source says so."""
+        scaled = dict(calibration)
+        if self.cpu_factor != 1:
+            for name in CPU_COSTS:
+                p = calibration[name]
+                scaled[name] = replace(p, value=p.value * self.cpu_factor,
+                                       source=f"{p.source}; × {self.cpu_factor:g} for {self.name}")
+        if self.network_gbit_s:
+            scaled["network_ns_per_byte"] = replace(calibration["network_ns_per_byte"], value=8 / self.network_gbit_s,
+                                                    source=f"{self.name}'s {self.network_gbit_s:g} Gbit/s")
+        return scaled
+
+
+PROFILES = {p.name: p for p in (
+    MachineProfile("calibration-host", None, None, 1.0, "the machine the calibration was measured on"),
+    MachineProfile("c5.4xlarge", 16, 10.0, 1.0,
+                   "the Jet paper's machine; per-core cost assumed equal to the calibration host's (both Xeon "
+                   "cores near 3 GHz), not measured"),
+)}

@@ -1,0 +1,80 @@
+"""The continuous model of a sliding-window aggregation with Q5's shape, on N machines of C cores:
+
+  source → local pre-aggregation per frame → partitioned edge to each key's owner
+         → sliding-window combine → per-window reduction on one machine → sink
+
+Events flow as counted batches: every batch (1 ms, coarser only past MAX_SOURCE_BATCHES_PER_S) each
+machine's C source tasklets take the events due in it (rate / N of them), costing
+source_ns_per_event each: one piece of work per core, handed to the machine as one item (station.py).
+When a machine has processed every event of a frame (one slide of event time: its watermark passed
+the frame's end), each source tasklet emits its partials, one per distinct key it saw
+(partial_ns_per_key each), to the keys' owners, spread evenly over the N machines. A machine that has
+every machine's partials of a frame fires the window ending there: its owner tasklets touch each key
+they own in the window (key_slide_ns each: merge, slide, compare) and send their result to the
+reducing machine (cluster.py), which emits the window once all N have arrived.
+"""
+from fournines.targets.sim.cluster import Cluster, distinct_keys
+
+SOURCE_BATCH_S = 0.001  # how finely the sources' work is cut: fine enough that a frame's work overlaps its slide
+# Source batches the whole cluster may hand over per simulated second (one loop event per machine and
+# batch): past ~100 machines batches grow, so a run's cost stays bounded by the size of the cluster.
+MAX_SOURCE_BATCHES_PER_S = 100_000
+
+
+def source_batch_s(members: int, slide_s: float) -> float:
+    """1 ms, or longer on a cluster too big to hand every machine a batch every ms; always a whole
+    fraction of the slide, so a frame's end is a batch's end."""
+    wanted = max(SOURCE_BATCH_S, members / MAX_SOURCE_BATCHES_PER_S)
+    return slide_s / max(1, int(slide_s / wanted + 1e-9))
+
+
+class WindowedJob(Cluster):
+    def __init__(self, *args):
+        super().__init__(*args)
+        shape, c = self.shape, self.cost
+        n, cores = shape.members, shape.cores
+        self.batch_s = source_batch_s(n, shape.slide_s)
+        self.batches_per_frame = max(1, round(shape.slide_s / self.batch_s))
+        self.events_per_job = shape.rate * self.batch_s / n / cores
+        self.source_job_s = self.events_per_job * c["source_ns_per_event"] * 1e-9
+        partials_per_tasklet = distinct_keys(shape.keys, self.events_per_job * self.batches_per_frame)
+        self.flush_job_s = partials_per_tasklet * c["partial_ns_per_key"] * 1e-9
+        self.partial_message_bytes = partials_per_tasklet * cores / n * c["partial_bytes"]
+        # Work outstanding, per machine and frame: source batches; partial messages still to arrive.
+        self.sources_left = [dict() for _ in range(n)]
+        self.partials_left = [dict() for _ in range(n)]
+
+    def start(self) -> None:
+        self.loop.at(self.batch_s, lambda: self._source_batch(0))
+
+    def _source_batch(self, batch: int) -> None:
+        """The events due in the batch are handed to the sources at its end; the next batch is due a batch later."""
+        if batch + 1 < self.frames * self.batches_per_frame:
+            self.loop.at((batch + 2) * self.batch_s, lambda: self._source_batch(batch + 1))
+        frame, within = divmod(batch, self.batches_per_frame)
+        cores = self.shape.cores
+        for m, machine in enumerate(self.machines):
+            if within == 0:  # every batch of the frame counted at once: done with all of them means the frame is
+                self.sources_left[m][frame] = self.batches_per_frame
+            machine.submit(self.source_job_s, lambda m=m: self._source_done(m, frame), cores)
+
+    def _source_done(self, m: int, frame: int) -> None:
+        self.processed_events += self.events_per_job * self.shape.cores
+        left = self.sources_left[m]
+        left[frame] -= 1
+        if left[frame]:
+            return
+        del left[frame]
+        self.machines[m].submit(self.flush_job_s, lambda: self._flushed(m, frame), self.shape.cores)
+
+    def _flushed(self, m: int, frame: int) -> None:
+        self.to_every_machine(m, self.partial_message_bytes, lambda d: self._partials_arrived(d, frame))
+
+    def _partials_arrived(self, d: int, frame: int) -> None:
+        left = self.partials_left[d]
+        left[frame] = left.get(frame, self.shape.members) - 1
+        if left[frame]:
+            return
+        del left[frame]
+        self.machines[d].submit(self.owned_keys_per_tasklet(frame) * self.cost["key_slide_ns"] * 1e-9,
+                                lambda: self.send_result(d, frame), self.shape.cores)

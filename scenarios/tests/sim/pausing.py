@@ -1,0 +1,8 @@
+"""Costs for tests where the seed must show: GC pauses often and long enough (20 a second of 5 ms on
+average) to land on windows' and batches' work, so another seed gives other results."""
+from dataclasses import replace
+
+from fournines.targets.sim.calibration import DEFAULTS
+
+PAUSING = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=20.0),
+           "gc_pause_mean_ms": replace(DEFAULTS["gc_pause_mean_ms"], value=5.0)}

@@ -1,0 +1,81 @@
+"""./fournines calibrate on synthetic results folders (two key counts, GC logs), whose CPU series were
+made from known costs, and on a simulated micro-batch run made with known scheduler costs: it
+recovers them, and says where each came from."""
+import json
+from dataclasses import replace
+from datetime import datetime, timezone
+
+import pytest
+from click.testing import CliRunner
+
+from fournines.cli import cli
+from fournines.targets.sim.calibration import DEFAULTS, read_calibration, write_calibration
+from fournines.targets.sim.recorder import Recorder
+from fournines.targets.sim.cluster import distinct_keys
+
+START_EPOCH_S = 1767225600.0
+RATE, WINDOW_S, SLIDE_S, WARMUP_S, SECONDS = 100_000, 10.0, 0.01, 2, 12
+NS_PER_EVENT, NS_PER_KEY_SLIDE = 800.0, 250.0
+
+
+def results_folder(path, keys, pauses_ms):
+    """A run whose cores busy are what the costs above make of its rate and keys; `pauses_ms`: GC pauses,
+    one a second from the warm-up's end."""
+    path.mkdir()
+    cores = RATE * NS_PER_EVENT * 1e-9 + distinct_keys(keys, RATE * WINDOW_S) / SLIDE_S * NS_PER_KEY_SLIDE * 1e-9
+    recorder = Recorder(("latency",), WARMUP_S)
+    for second in range(SECONDS):
+        recorder.latency("latency", second + 0.5, 1000)
+        recorder.sample(second + 1.0, RATE * (second + 1), cores * (second + 1), RATE * (second + 1), 0.0)
+    recorder.write(path, START_EPOCH_S, SECONDS)
+    (path / "gc.log").write_text("".join(
+        f"[{datetime.fromtimestamp(START_EPOCH_S + WARMUP_S + i + 0.5, timezone.utc):%Y-%m-%dT%H:%M:%S.%f}+0000]"
+        f"[1.0s][info][gc] GC({i}) Pause Young (Normal) (G1 Evacuation Pause) 50M->10M(2048M) {ms:.3f}ms\n"
+        for i, ms in enumerate(pauses_ms)))
+    scenario = {"name": "q5", "query": {"name": "q5", "window_ms": WINDOW_S * 1e3, "slide_ms": SLIDE_S * 1e3},
+                "load": {"rate": RATE, "keys": keys}, "cluster": {"members": 1}}
+    (path / "run.json").write_text(json.dumps({"scenario": scenario, "status": "completed", "warmup_s": WARMUP_S,
+                                               "duration_s": SECONDS - WARMUP_S}))
+    return path
+
+
+def test_calibrate_recovers_the_costs_the_runs_were_made_with(tmp_path):
+    few = results_folder(tmp_path / "few-keys", 1_000, [1.0, 3.0])
+    many = results_folder(tmp_path / "many-keys", 100_000, [2.0, 4.0, 6.0])
+    out = tmp_path / "calibration.yaml"
+    result = CliRunner().invoke(cli, ["calibrate", f"FROM={few},{many}", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    calibration = read_calibration(out)
+    assert calibration["source_ns_per_event"].value == pytest.approx(NS_PER_EVENT, rel=0.01)
+    assert calibration["key_slide_ns"].value == pytest.approx(NS_PER_KEY_SLIDE, rel=0.01)
+    assert calibration["gc_pauses_per_s"].value == pytest.approx(5 / (2 * (SECONDS - WARMUP_S)))
+    assert calibration["gc_pause_mean_ms"].value == pytest.approx(16.0 / 5)
+    assert str(few) in calibration["key_slide_ns"].source and str(many) in calibration["key_slide_ns"].source
+    assert calibration["network_hop_us"].source.startswith("default: ")
+
+
+def test_calibrate_refuses_a_folder_it_cannot_read(tmp_path):
+    result = CliRunner().invoke(cli, ["calibrate", f"FROM={tmp_path / 'nothing'}"])
+    assert result.exit_code == 2
+    assert "not a results folder" in result.output
+
+
+def test_calibrate_recovers_the_scheduler_costs_a_simulated_micro_batch_run_was_made_with(tmp_path):
+    """Round trip through the results folder: a micro-batch run simulated with known scheduler costs
+    (on a network of no delay, so a stage's last finish to its done is the bookkeeping alone), then calibrated."""
+    given = tmp_path / "given.yaml"
+    write_calibration(given, {**DEFAULTS, **{name: replace(DEFAULTS[name], value=value) for name, value in (
+        ("scheduler_task_us", 200.0), ("batch_coordination_us", 800.0), ("network_hop_us", 0.0))}})
+    runner = CliRunner()
+    result = runner.invoke(cli, ["simulate", "q5", "EXECUTION=micro-batch", "BATCH_MS=100", "CLUSTER=3", "THREADS=2",
+                                 "RATE=30000", "KEYS=1000", "WARMUP=1s", "DURATION=3s", f"CALIBRATION={given}",
+                                 "--results-root", str(tmp_path / "results")])
+    assert result.exit_code == 0, result.output
+    (folder,) = (tmp_path / "results").iterdir()
+    out = tmp_path / "derived.yaml"
+    result = runner.invoke(cli, ["calibrate", f"FROM={folder}", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    derived = read_calibration(out)
+    assert derived["scheduler_task_us"].value == pytest.approx(200.0, abs=1)
+    assert derived["batch_coordination_us"].value == pytest.approx(800.0, abs=1)
+    assert str(folder) in derived["scheduler_task_us"].source
