@@ -30,7 +30,7 @@ class ScenarioTest {
         "flink     | " + Q5 + "                                  | " + LOAD + "                   | 1 | 'guarantee':'exactly-once' | guarantee: flink supports \"none\"; is \"exactly-once\"",
         "jet       | " + Q5 + "                                  | " + LOAD + "                   | 3 |                           | cluster.members: a jet member runs alone (1); is 3",
         "jet       | {'name':'q3'}                               | " + LOAD + "                   | 1 |                           | query.name: jet runs q1, q2, q5, q7, q8; is \"q3\"",
-        "fournines | {'name':'trades'}                           | " + LOAD + "                   | 1 |                           | load.source: query trades reads \"kafka\"; is \"in-process\"",
+        "fournines | {'name':'sums'}                             | {'rate':1000,'keys':10,'source':'kafka'} | 1 |                 | load.source: query sums reads \"in-process\"; is \"kafka\"",
         "fournines | {'name':'q5','window_ms':1000,'slide_ms':300} | " + LOAD + "                 | 1 |                           | query.window_ms: must be a multiple of query.slide_ms (300); is 1000",
         "fournines | " + Q5 + "                                  | {'keys':10}                    | 1 |                           | load.rate: missing",
         "fournines | " + Q5 + "                                  | {'rate':1000,'keys':10,'events':0}| 1 |                           | load.events: must be at least 1; is 0",
