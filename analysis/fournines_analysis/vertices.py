@@ -137,7 +137,7 @@ def vertex_blocks(run_dir: Path, warmup_s: float) -> list[Block]:
                          _percent(s.busy), _percent(s.backpressured), fill])
     return [Heading("Where the time goes, per vertex"),
             Paragraph("After the warm-up, summed over members. Busy: the share of the time, as the engine samples "
-                      "its workers (50 times a second while they work, down to 6 while they idle), in which an "
+                      "its workers (about 50 times a second, at random intervals), in which an "
                       "instance's worker was in its call; backpressured: in which its output was refused by a full "
                       "queue; input queue fill: items waiting in its input queues over their capacity. A vertex run "
                       "on its own thread (not cooperative) is not sampled."),

@@ -1,5 +1,6 @@
 package io.fournines.engine.execution;
 
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -8,16 +9,15 @@ import java.util.concurrent.locks.LockSupport;
  * serves whether that worker is in its call right now ({@link Tasklet#sampled}), with the time since
  * the previous sample, which the sample stands for. Timing every call instead would add two clock
  * reads to each of millions of calls a second; a sample costs the workers one opaque store per call.
- * Samples come every {@link #BUSY_INTERVAL_NANOS} while a worker is found in a call, and back off to
- * {@link #IDLE_INTERVAL_NANOS} while none is: an idle engine's every wake-up counts against its idle
- * cost (backing off, the sampler thread took 0.05 % of a core at 1 000 events/s: engine/MEASURED.md).
- * Weighting each sample by the interval before it, which was chosen before the sample was taken,
- * keeps the shares time averages whatever the interval.
+ * The intervals are drawn uniformly from 10 to 30 ms, independently of what the samples find: work
+ * that comes in bursts every slide (10 or 20 ms) would be found at the same phase each time by a
+ * fixed period, always busy or never (a trades run's window stages read 0.5 % busy at a core's worth
+ * of work), and intervals that depended on what was found would weight busy and idle stretches
+ * unevenly at their edges.
  */
 final class TaskletSampler implements Runnable {
 
-    static final long BUSY_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-    static final long IDLE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(160);
+    static final long MEAN_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final Worker[] workers;
     private final Thread thread;
@@ -33,30 +33,28 @@ final class TaskletSampler implements Runnable {
     @Override
     public void run() {
         long last = System.nanoTime();
-        long interval = BUSY_INTERVAL_NANOS;
         while (!stopped) {
-            LockSupport.parkNanos(this, last + interval - System.nanoTime());
-            long now = System.nanoTime();
-            if (now < last + interval) {
-                continue;  // woken early (spuriously)
+            long due = last + MEAN_INTERVAL_NANOS / 2 + ThreadLocalRandom.current().nextLong(MEAN_INTERVAL_NANOS);
+            for (long now = System.nanoTime(); now < due; now = System.nanoTime()) {
+                LockSupport.parkNanos(this, due - now);  // again if woken early
+                if (stopped) {
+                    return;
+                }
             }
-            boolean anyRunning = sampleOnce(TimeUnit.NANOSECONDS.toMicros(now - last));
+            long now = System.nanoTime();
+            sampleOnce(TimeUnit.NANOSECONDS.toMicros(now - last));
             last = now;
-            interval = anyRunning ? BUSY_INTERVAL_NANOS : Math.min(2 * interval, IDLE_INTERVAL_NANOS);
         }
     }
 
-    /** One sample standing for the {@code micros} before it; returns whether any worker was in a call. */
-    boolean sampleOnce(long micros) {
-        boolean anyRunning = false;
+    /** One sample standing for the {@code micros} before it. */
+    void sampleOnce(long micros) {
         for (Worker worker : workers) {
             Tasklet running = worker.runningNow();
-            anyRunning |= running != null;
             for (Tasklet tasklet : worker.serving()) {
                 tasklet.sampled(tasklet == running, micros);
             }
         }
-        return anyRunning;
     }
 
     void stop() {
