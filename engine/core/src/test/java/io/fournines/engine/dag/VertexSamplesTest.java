@@ -108,16 +108,57 @@ class VertexSamplesTest {
         assertThat(m.get("source." + VertexSamples.QUEUE_ROOM)).as("a source has no input queues").isZero();
     }
 
+    /** Works the first 5 ms of every 20 ms of the clock, like a window stage firing every slide. */
+    static final class BurstySource extends AbstractProcessor {
+        private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(20);
+        private static final long BURST = TimeUnit.MILLISECONDS.toNanos(5);
+
+        @Override
+        public boolean complete() {
+            while (System.nanoTime() % PERIOD < BURST) {
+                Thread.onSpinWait();
+            }
+            return false;
+        }
+
+        /** The next burst's start: the worker wakes for it, as for a window stage's next slide. */
+        @Override
+        public long nextDeadlineNanos() {
+            long now = System.nanoTime();
+            return now - now % PERIOD + PERIOD;
+        }
+    }
+
+    /**
+     * A sampler with a fixed 20 ms period would find such work at the same phase every time, busy
+     * always or never; at random intervals it finds it busy about a quarter of the time.
+     */
+    @Test
+    void workInBurstsEverySlideIsFoundBusyForItsShareOfTheTime() throws Exception {
+        Dag dag = new Dag();
+        Vertex source = dag.newVertex("source", BurstySource::new).localParallelism(1);
+        Vertex sink = dag.newVertex("sink", () -> new ForEachSinkP(item -> { })).localParallelism(1);
+        dag.edge(Edge.between(source, sink));
+
+        Map<String, Long> m = runUntilSampled(dag, "source", 4 * ENOUGH_SAMPLED_MICROS);
+
+        assertThat(share(m, "source", VertexSamples.BUSY)).as("source: busy").isBetween(0.12, 0.45);
+    }
+
     private static Map<String, Long> runUntilSampled(Dag dag, String vertex) throws InterruptedException {
+        return runUntilSampled(dag, vertex, ENOUGH_SAMPLED_MICROS);
+    }
+
+    private static Map<String, Long> runUntilSampled(Dag dag, String vertex, long enough) throws InterruptedException {
         try (Engine engine = Engine.start(ExecutionConfig.defaults().withCooperativeThreads(1))) {
             Job job = engine.newJob(dag);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (job.metrics().getOrDefault(vertex + "." + VertexSamples.SAMPLED, 0L) < ENOUGH_SAMPLED_MICROS && System.nanoTime() < deadline) {
+            while (job.metrics().getOrDefault(vertex + "." + VertexSamples.SAMPLED, 0L) < enough && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             Map<String, Long> m = job.metrics();
             job.cancel();
-            assertThat(m.get(vertex + "." + VertexSamples.SAMPLED)).as("time sampled of " + vertex).isGreaterThanOrEqualTo(ENOUGH_SAMPLED_MICROS);
+            assertThat(m.get(vertex + "." + VertexSamples.SAMPLED)).as("time sampled of " + vertex).isGreaterThanOrEqualTo(enough);
             return m;
         }
     }
