@@ -47,6 +47,7 @@ def test_bad_overrides_are_shown_by_field(dashboard, browser):
 
 
 def test_a_run_started_from_the_page_is_watched_live_and_stopped(dashboard, browser, root):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -71,7 +72,9 @@ def test_a_run_started_from_the_page_is_watched_live_and_stopped(dashboard, brow
     assert "running" in browser.find_element(By.CSS_SELECTOR, f'tr[data-search*="{run_id}"]').text
     browser.back()
     browser.find_element(By.ID, "stop").click()
-    WebDriverWait(browser, 60).until(lambda b: "ended" in b.find_element(By.ID, "live-status").text)
+    # The stop's answer loads the live view again: an element of the page before it may go stale under the wait.
+    WebDriverWait(browser, 60, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda b: "ended" in b.find_element(By.ID, "live-status").text)
     assert browser.find_element(By.ID, "live-status").text.startswith("The run ended: interrupted")
     screenshot(browser, "live-stopped")
     pids = [int(p) for p in (root / run_id / "pids").read_text().split()]
