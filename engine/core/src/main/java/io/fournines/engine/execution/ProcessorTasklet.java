@@ -54,6 +54,8 @@ final class ProcessorTasklet implements Tasklet {
     private final VertexSamples samples;
     /** Whether the last call ended with output refused by a full queue; the worker writes it, the sampler reads it racily. */
     private boolean backpressured;
+    /** How many items the input queues hold when full: fixed with the queues. */
+    private final int inputCapacity;
     private State state;
     /** Where to go back to once a snapshot is saved and its barrier sent. */
     private State stateBeforeSnapshot;
@@ -98,6 +100,7 @@ final class ProcessorTasklet implements Tasklet {
         this.itemsOut = context.counter(JobMetrics.ITEMS_OUT);
         this.watermark = context.counter("watermark#" + context.processorIndex());
         this.samples = new VertexSamples(context::counter);
+        this.inputCapacity = Arrays.stream(streams).mapToInt(InboundStream::capacity).sum();
     }
 
     void init() throws Exception {
@@ -478,12 +481,10 @@ final class ProcessorTasklet implements Tasklet {
     @Override
     public void sampled(boolean running, long micros) {
         int queued = 0;
-        int room = 0;
         for (InboundStream stream : streams) {
             queued += stream.queued();
-            room += stream.capacity();
         }
-        samples.add(micros, running, backpressured, queued, room);
+        samples.add(micros, running, backpressured, queued, inputCapacity);
     }
 
     @Override
