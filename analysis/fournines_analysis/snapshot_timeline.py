@@ -1,5 +1,6 @@
 """snapshots.csv (analysis/docs/results-folder.md): each committed snapshot's start, the instant every
-processor had saved its state (the synchronous part, when a window stage emits nothing), its commit
+processor had written its state (the reference engine writes a large window state after the
+barrier went on, while windows go on; other states before it), its commit
 and its size. A cluster's members commit the same snapshots: one of the cluster's spans from the
 first member's start to the last one's save and commit, its size the members' sum."""
 import csv
@@ -88,9 +89,10 @@ def snapshot_blocks(run_dir: Path, warmup_s: float, title: str, plots_dir: Path)
     duration = np.array([s.duration_s for s in measured]) * 1e3
     size = np.array([s.bytes for s in measured])
     blocks += [
-        Paragraph(f"{len(measured)} committed after the warm-up. Saving is the synchronous part, from the "
-                  "snapshot's start until every processor saved its state (a window stage emits nothing "
-                  "meanwhile); commit is when the store (on a cluster, every member) had it."),
+        Paragraph(f"{len(measured)} committed after the warm-up. Saving is from the snapshot's start until "
+                  "every processor had written its state (a copy-on-write state is written while the stage "
+                  "goes on; any other while it emits nothing); commit is when the store (on a cluster, every "
+                  "member) had it."),
         Table(["", "median", "p90", "max"],
               [["start to saved (ms)", *(f"{np.percentile(saving, p):,.1f}" for p in (50, 90, 100))],
                ["start to commit (ms)", *(f"{np.percentile(duration, p):,.1f}" for p in (50, 90, 100))],

@@ -69,6 +69,11 @@ public abstract class DelegatingProcessor implements Processor {
     }
 
     @Override
+    public boolean continueSnapshotSave() {
+        return delegate.continueSnapshotSave();
+    }
+
+    @Override
     public void restoreFromSnapshot(Inbox inbox) {
         delegate.restoreFromSnapshot(inbox);
     }

@@ -21,7 +21,8 @@ public interface Outbox {
 
     /**
      * Saves one entry of this instance's state into the snapshot being taken; only valid inside
-     * {@link Processor#saveToSnapshot()} and {@link Processor#snapshotCommitPrepare()}. Keys and values
+     * {@link Processor#saveToSnapshot()}, {@link Processor#snapshotCommitPrepare()} and
+     * {@link Processor#continueSnapshotSave()}. Keys and values
      * must be {@link java.io.Serializable}. Refused once this call's cap is reached.
      */
     boolean offerToSnapshot(Object key, Object value);

@@ -97,6 +97,17 @@ public interface Processor {
     }
 
     /**
+     * Called once {@link #saveToSnapshot()} and {@link #snapshotCommitPrepare()} returned true and the
+     * barrier went downstream, at the start of every later call until it returns true: a processor
+     * whose saveToSnapshot() took a copy-on-write view of a large state writes it here with
+     * {@link Outbox#offerToSnapshot}, a bounded piece per call, while it goes on processing. Its part
+     * of the snapshot is saved once this returns true; the next snapshot waits for it.
+     */
+    default boolean continueSnapshotSave() {
+        return true;
+    }
+
+    /**
      * On a restored job, before any other call but init: the snapshot entries this instance owns, as
      * {@link java.util.Map.Entry} items (every {@link BroadcastKey} entry, and the entries whose key's
      * partition it owns). Remove each entry once taken.

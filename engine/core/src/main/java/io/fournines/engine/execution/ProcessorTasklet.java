@@ -25,7 +25,7 @@ final class ProcessorTasklet implements Tasklet {
 
     private enum State {
         RESTORE, FINISH_RESTORE, PROCESS_INPUT, PROCESS_WATERMARK, PROCESS_IDLE, EMIT_IDLE, COMPLETE_EDGE, COMPLETE,
-        SAVE_SNAPSHOT, PREPARE_COMMIT, EMIT_BARRIER, EMIT_MARKER, SAVE_FINAL_STATE, PREPARE_FINAL_COMMIT, EMIT_DONE, AWAIT_FINAL_COMMIT, END
+        SAVE_SNAPSHOT, PREPARE_COMMIT, EMIT_BARRIER, EMIT_MARKER, SAVE_FINAL_STATE, WRITE_FINAL_STATE, PREPARE_FINAL_COMMIT, EMIT_DONE, AWAIT_FINAL_COMMIT, END
     }
 
     /** Snapshot entries handed to the processor per restore call. */
@@ -122,6 +122,9 @@ final class ProcessorTasklet implements Tasklet {
             snapshots.commitFinished();
             progress = true;
         }
+        if (snapshots.writing() && state != State.EMIT_BARRIER) {
+            continueSave();
+        }
         if (batches.enabled()) {
             batches.notice();
         }
@@ -157,6 +160,7 @@ final class ProcessorTasklet implements Tasklet {
             case EMIT_BARRIER -> emitBarrier();
             case EMIT_MARKER -> emitMarker();
             case SAVE_FINAL_STATE -> saveFinalState();
+            case WRITE_FINAL_STATE -> writeFinalState();
             case PREPARE_FINAL_COMMIT -> prepareFinalCommit();
             case EMIT_DONE -> emitDone();
             case AWAIT_FINAL_COMMIT -> awaitFinalCommit();
@@ -317,7 +321,8 @@ final class ProcessorTasklet implements Tasklet {
     }
 
     private void complete() {
-        if (startSnapshotIfDue()) {
+        // The final state's save may not begin while a snapshot's state is still being written.
+        if (startSnapshotIfDue() || snapshots.writing()) {
             return;
         }
         if (processor.complete()) {
@@ -392,21 +397,39 @@ final class ProcessorTasklet implements Tasklet {
 
     private void prepareCommit() {
         if (processor.snapshotCommitPrepare()) {
-            snapshots.finishSave(savingSnapshot.snapshotId());
+            snapshots.taken(savingSnapshot.snapshotId());
             state = State.EMIT_BARRIER;
             emitBarrier();
         }
     }
 
+    /** The barrier goes on as soon as the state is taken; what the processor still has to write follows. */
     private void emitBarrier() {
         if (outbox.offerControl(savingSnapshot)) {
             progress = true;
             state = stateBeforeSnapshot;
+            continueSave();
+        }
+    }
+
+    private void continueSave() {
+        progress = true;
+        if (processor.continueSnapshotSave()) {
+            snapshots.finishSave();
         }
     }
 
     private void saveFinalState() {
         if (processor.saveToSnapshot()) {
+            state = State.WRITE_FINAL_STATE;
+            writeFinalState();
+        }
+        progress = true;
+    }
+
+    /** Nothing changes the final state any more: what the processor writes after saveToSnapshot() is written now. */
+    private void writeFinalState() {
+        if (processor.continueSnapshotSave()) {
             state = State.PREPARE_FINAL_COMMIT;
             prepareFinalCommit();
         }

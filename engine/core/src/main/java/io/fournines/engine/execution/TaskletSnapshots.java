@@ -21,7 +21,10 @@ final class TaskletSnapshots {
     private final String vertex;
     private final int[] ownedPartitions;
     private final List<SnapshotCoordinator.FinalChunk> finalState = new ArrayList<>();
+    /** The last snapshot whose barrier this tasklet passed on, its state taken (maybe still being written). */
     private long lastSaved;
+    /** The processor is still writing lastSaved's state (Processor#continueSnapshotSave). */
+    private boolean writing;
     private long lastCommitFinished;
     private SnapshotReader reader;
 
@@ -55,7 +58,7 @@ final class TaskletSnapshots {
             return -1;
         }
         long next = lastSaved + 1;
-        if (coordinator.requested() < next) {
+        if (writing || coordinator.requested() < next) {
             return -1;
         }
         for (InboundStream stream : streams) {
@@ -75,10 +78,21 @@ final class TaskletSnapshots {
         writer.begin((v, partition, chunk) -> store.write(snapshotId, v, partition, chunk));
     }
 
-    void finishSave(long snapshotId) {
-        writer.finish();
+    /** The state is taken as of {@code snapshotId} and its barrier goes on: inputs now stop at the next one. */
+    void taken(long snapshotId) {
         lastSaved = snapshotId;
-        coordinator.saved(snapshotId);
+        writing = true;
+    }
+
+    boolean writing() {
+        return writing;
+    }
+
+    /** The processor has written all of the state taken: its part of the snapshot is saved. */
+    void finishSave() {
+        writer.finish();
+        writing = false;
+        coordinator.saved(lastSaved);
     }
 
     void beginFinalSave() {

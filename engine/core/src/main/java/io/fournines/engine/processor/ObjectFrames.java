@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.BiConsumer;
 
 /**
  * Window state for any aggregate operation. If it can deduct, a running accumulator per key slides
@@ -59,13 +58,15 @@ final class ObjectFrames implements WindowFrames {
         return !operation.canDeduct() || running.isEmpty();
     }
 
-    /** Per key: its partials as {@link KeyedFrame}s. */
+    /** Per key: its partials as {@link KeyedFrame}s, written at once (they hold the live accumulators). */
     @Override
-    public void saveTo(Processor.Context context, BiConsumer<Object, Object> out) {
+    public FramesSave save(Processor.Context context) {
         Map<Object, ArrayList<KeyedFrame>> byKey = new HashMap<>();
         frames.forEach((frameEnd, frame) -> frame.forEach((key, acc) ->
                 byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new KeyedFrame(frameEnd, key, acc))));
-        byKey.forEach(out);
+        PendingItems entries = new PendingItems();
+        byKey.forEach((key, partials) -> entries.add(Map.entry(key, partials)));
+        return FramesSave.atOnce(entries);
     }
 
     @Override

@@ -11,10 +11,6 @@ import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.WindowDefinition;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 
 /**
  * Second stage of a windowed aggregation: merges the partial frames of the keys this instance owns
@@ -45,6 +41,8 @@ public final class SlidingWindowP extends AbstractProcessor {
     private final OverKeysOperation<?, ?> overKeysOperation;
     private final WindowFrames frames;
     private final PendingItems pendingOutput = new PendingItems();
+    /** The frames of the snapshot being saved, until all are written. */
+    private FramesSave framesSave;
 
     /** End of the next window to emit; MIN_VALUE until there is a frame to start from. */
     private long nextWindowEnd = Long.MIN_VALUE;
@@ -83,21 +81,32 @@ public final class SlidingWindowP extends AbstractProcessor {
     }
 
     /**
-     * The frames per key, and this instance's progress through the windows. Windows computed but not
-     * sent yet (complete() flushes the last ones over many calls) go out first: the progress saved
-     * counts them as emitted, so they must be ahead of the barrier.
+     * This instance's progress through the windows, and the frames: taken now, written now or (sums
+     * of longs, copy-on-write) in {@link #continueSnapshotSave()} while windows go on. Windows computed
+     * but not sent yet (complete() flushes the last ones over many calls) go out first: the progress
+     * saved counts them as emitted, so they must be ahead of the barrier.
      */
     @Override
     public boolean saveToSnapshot() {
         if (!pendingOutput.emit(this::tryEmit)) {
             return false;
         }
-        return emitToSnapshot(() -> {
-            List<Map.Entry<Object, Object>> entries = new ArrayList<>();
-            entries.add(Map.entry(InstanceStateKey.of(PROGRESS, context), new long[] {nextWindowEnd, emittedUpTo, doneUpTo()}));
-            frames.saveTo(context, (key, value) -> entries.add(Map.entry(key, value)));
-            return entries;
-        });
+        if (framesSave == null) {
+            if (!tryEmitToSnapshot(InstanceStateKey.of(PROGRESS, context), new long[] {nextWindowEnd, emittedUpTo, doneUpTo()})) {
+                return false;
+            }
+            framesSave = frames.save(context);
+        }
+        return framesSave.writesWhileProcessing() || framesSave.writeSome(this::tryEmitToSnapshot);
+    }
+
+    @Override
+    public boolean continueSnapshotSave() {
+        if (!framesSave.writeSome(this::tryEmitToSnapshot)) {
+            return false;
+        }
+        framesSave = null;
+        return true;
     }
 
     @Override

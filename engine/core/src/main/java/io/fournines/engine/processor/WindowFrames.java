@@ -2,8 +2,6 @@ package io.fournines.engine.processor;
 
 import io.fournines.engine.core.Processor;
 
-import java.util.function.BiConsumer;
-
 import io.fournines.engine.aggregate.AggregateOperation;
 
 /**
@@ -30,12 +28,13 @@ interface WindowFrames {
     void emitAndSlide(long start, long end, long slide, AccumulatorSink out);
 
     /**
-     * Hands the frames to a snapshot in few, large entries (a large window state holds millions of
-     * (frame, key) partials), each keyed so that the owner of its keys restores it.
+     * The frames as of now for a snapshot, in few, large entries (a large window state holds millions
+     * of (frame, key) partials), each keyed so that the owner of its keys restores it. At most one
+     * save is written at a time.
      */
-    void saveTo(Processor.Context context, BiConsumer<Object, Object> out);
+    FramesSave save(Processor.Context context);
 
-    /** Takes back an entry {@link #saveTo} made. */
+    /** Takes back an entry a {@link #save} wrote. */
     void restore(Object key, Object value);
 
     /** After a restore: rebuilds what the frames imply for the window slid up to {@code emittedUpTo}. */

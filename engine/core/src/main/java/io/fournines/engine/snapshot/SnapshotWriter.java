@@ -57,7 +57,7 @@ public final class SnapshotWriter {
 
     public void write(Object key, Object value) {
         if (sink == null) {
-            throw new IllegalStateException("vertex '" + vertex + "' offered to the snapshot outside saveToSnapshot()/snapshotCommitPrepare()");
+            throw new IllegalStateException("vertex '" + vertex + "' offered to the snapshot outside saveToSnapshot()/snapshotCommitPrepare()/continueSnapshotSave()");
         }
         int partition = key instanceof BroadcastKey ? SnapshotStore.BROADCAST_PARTITION
                 : key instanceof PartitionedKey p ? p.partition() : partitioner.partition(key);

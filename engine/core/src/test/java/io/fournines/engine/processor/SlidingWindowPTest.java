@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,14 +34,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The second window stage driven by hand, item by item, to pin down orderings a job rarely hits. */
 class SlidingWindowPTest {
 
-    /** Collects everything, snapshot entries apart; never refuses. */
+    /** Collects everything, snapshot entries apart, those as copies (a snapshot serializes them when offered); never refuses. */
     static final class ListOutbox implements Outbox {
         final List<Object> items = new ArrayList<>();
         final List<Map.Entry<Object, Object>> snapshot = new ArrayList<>();
 
         @Override
         public boolean offerToSnapshot(Object key, Object value) {
-            return snapshot.add(Map.entry(key, value));
+            return snapshot.add(Map.entry(key, serializedCopy(value)));
+        }
+
+        private static Object serializedCopy(Object value) {
+            try {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+                    out.writeObject(value);
+                }
+                return new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray())).readObject();
+            } catch (IOException | ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         @Override
@@ -154,6 +171,89 @@ class SlidingWindowPTest {
         assertThat(output).contains(new KeyedFrame(30, GlobalKey.INSTANCE, new TreeMap<>(Map.of(1L, 14L, 2L, 2L))));
     }
 
+    /**
+     * A snapshot of a large window state is written while the stage goes on: partials for frames it
+     * holds and windows that evict them arrive between the pieces. What it holds is the state as of
+     * its barrier (a restore goes on exactly as an instance that never stopped), and the stage's own
+     * output is unchanged by it.
+     */
+    @ParameterizedTest(name = "deducting sums of longs: {0}")
+    @ValueSource(booleans = {true, false})
+    void aSnapshotWrittenWhileWindowsGoOnHoldsTheStateAsOfItsBarrier(boolean sumOfLongs) throws Exception {
+        AggregateOperation<Object, LongAccumulator, Long> sum = sumOfLongs
+                ? AggregateOperations.counting()
+                : AggregateOperation.of(LongAccumulator::new, (LongAccumulator acc, Object item) -> acc.add(1),
+                        (acc, other) -> acc.add(other.get()), LongAccumulator::get);
+        Supplier<SlidingWindowP> window = () -> new SlidingWindowP(WindowDefinition.sliding(200, 10), sum, KeyedWindowResult::new);
+        // Frames up to 500 with 1 000 keys each, windows emitted up to 400: 30 frames, 30 000 partials, are held.
+        Supplier<List<Object>> before = () -> frames(10, 500, 400);
+        Supplier<List<Object>> after = () -> frames(410, 1200, 1200);
+
+        SlidingWindowP uninterrupted = window.get();
+        ListOutbox expected = new ListOutbox();
+        uninterrupted.init(expected, new SingleInstance());
+        feed(uninterrupted, before.get().toArray());
+        expected.items.clear();
+        feed(uninterrupted, after.get().toArray());
+
+        SlidingWindowP saved = window.get();
+        ListOutbox savedOut = new ListOutbox();
+        saved.init(savedOut, new SingleInstance());
+        feed(saved, before.get().toArray());
+        savedOut.items.clear();
+        assertThat(saved.saveToSnapshot()).isTrue();
+        boolean written = false;
+        int calls = 0;
+        for (Object item : after.get()) {
+            feed(saved, item);
+            // A piece every 1 000 items: frames the save holds get partials and are evicted before it writes them.
+            if (!written && ++calls % 1_000 == 0) {
+                written = saved.continueSnapshotSave();
+            }
+        }
+        if (sumOfLongs) {
+            // Written over many calls, so windows, evictions and partials for held frames came in between.
+            assertThat(calls / 1_000).isGreaterThan(PartitionedSeries.ROUNDS);
+        }
+        assertThat(written).isTrue();
+        // Keys come out in their maps' order, which a copied or restored map need not keep.
+        assertThat(savedOut.items).containsExactlyInAnyOrderElementsOf(expected.items);
+
+        SlidingWindowP restored = window.get();
+        ListOutbox restoredOut = new ListOutbox();
+        restored.init(restoredOut, new SingleInstance());
+        InboxImpl entries = new InboxImpl();
+        savedOut.snapshot.forEach(entries::add);
+        restored.restoreFromSnapshot(entries);
+        assertThat(restored.finishSnapshotRestore()).isTrue();
+        feed(restored, after.get().toArray());
+        assertThat(restoredOut.items).isNotEmpty().containsExactlyInAnyOrderElementsOf(expected.items);
+    }
+
+    /**
+     * Partials of 1 000 keys for frames ending {@code from}..{@code to}, each key counting its frame's
+     * end over 10 plus the key, and after each frame a watermark up to {@code watermarkUpTo}.
+     */
+    private static List<Object> frames(long from, long to, long watermarkUpTo) {
+        List<Object> items = new ArrayList<>();
+        for (long end = from; end <= to; end += 10) {
+            for (long key = 0; key < 1_000; key++) {
+                items.add(count(end, key, end / 10 + key));
+            }
+            if (end <= watermarkUpTo) {
+                items.add(new Watermark(end));
+            }
+        }
+        return items;
+    }
+
+    private static void saveWhole(Processor p) {
+        assertThat(p.saveToSnapshot()).isTrue();
+        for (int calls = 0; !p.continueSnapshotSave(); calls++) {
+            assertThat(calls).isLessThan(1_000);
+        }
+    }
+
     /** Returns what the restored instance emitted after the restore. */
     private static List<Object> assertRestoredMidWindowGoesOnAsUninterrupted(Supplier<SlidingWindowP> window) throws Exception {
         // Fresh partials for every run: the window stage takes ownership of a partial's accumulator.
@@ -171,7 +271,7 @@ class SlidingWindowPTest {
         ListOutbox savedOut = new ListOutbox();
         saved.init(savedOut, new SingleInstance());
         feed(saved, before.get());
-        assertThat(saved.saveToSnapshot()).isTrue();
+        saveWhole(saved);
 
         SlidingWindowP restored = window.get();
         ListOutbox restoredOut = new ListOutbox();

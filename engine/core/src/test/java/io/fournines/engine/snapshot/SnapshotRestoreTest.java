@@ -89,10 +89,24 @@ class SnapshotRestoreTest {
      */
     private static Pipeline windowedCountsOverKeys(Sink<Object> sink) {
         Pipeline p = Pipeline.create();
-        OverKeysOperation<TreeMap<Long, Long>, TreeMap<Long, Long>> allCounts = new OverKeysOperation<>(TreeMap::new,
-                (TreeMap<Long, Long> acc, long key, long count) -> acc.put(key, count), TreeMap::putAll, acc -> acc);
-        events(p).groupingLongKey(Event::key).window(WINDOW).aggregateSumsOverKeys(e -> 1, allCounts).writeTo(sink);
+        events(p).groupingLongKey(Event::key).window(WINDOW).aggregateSumsOverKeys(e -> 1, allCounts()).writeTo(sink);
         return p;
+    }
+
+    /**
+     * The same over 2 000 keys and windows of 100 frames: some 50 000 (frame, key) partials per window
+     * instance, which a snapshot writes over many calls while windows go on being computed.
+     */
+    private static Pipeline manyKeysCountedOverKeys(Sink<Object> sink) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generator(RATE, ITEMS, (seq, scheduled) -> new Event(seq, seq / 100, (int) (seq % 2_000)), new ScheduleMonitor()))
+                .withTimestamps(Event::time, 20)
+                .groupingLongKey(Event::key).window(WindowDefinition.sliding(1_000, 10)).aggregateSumsOverKeys(e -> 1, allCounts()).writeTo(sink);
+        return p;
+    }
+
+    private static OverKeysOperation<TreeMap<Long, Long>, TreeMap<Long, Long>> allCounts() {
+        return new OverKeysOperation<>(TreeMap::new, (TreeMap<Long, Long> acc, long key, long count) -> acc.put(key, count), TreeMap::putAll, acc -> acc);
     }
 
     /** One count per window over all keys: the final combine runs on one instance and keeps the window's frames. */
@@ -129,6 +143,12 @@ class SnapshotRestoreTest {
     @CsvSource({"1", "3"})
     void anAggregateOverKeysIsRestoredOnFewerOrMoreInstances(int threads) throws Exception {
         assertRestoredOnPublishesWhatAnUninterruptedRunDoes(SnapshotRestoreTest::windowedCountsOverKeys, threads);
+    }
+
+    @ParameterizedTest(name = "exactly-once: a window state written while windows go on, restored on {0} worker threads instead of 2")
+    @CsvSource({"1", "3"})
+    void aWindowStateWrittenWhileWindowsGoOnIsRestoredExactly(int threads) throws Exception {
+        assertRestoredOnPublishesWhatAnUninterruptedRunDoes(SnapshotRestoreTest::manyKeysCountedOverKeys, threads);
     }
 
     /**
