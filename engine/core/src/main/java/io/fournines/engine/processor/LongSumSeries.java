@@ -32,9 +32,11 @@ record LongSumSeries(long[] frameEnds, int[] counts, long[] longKeys, Object[] k
     static final class Builder {
         private final LongArrayList frameEnds = new LongArrayList();
         private final IntArrayList counts = new IntArrayList();
-        private final List<Object> keys = new ArrayList<>();
+        /** The keys while all are Longs, unboxed as they come. */
+        private final LongArrayList longKeys = new LongArrayList();
+        /** Every key once one is not a Long; null until then. */
+        private List<Object> objectKeys;
         private final LongArrayList sums = new LongArrayList();
-        private boolean allLongKeys = true;
 
         void add(long frameEnd, Object key, long sum) {
             int last = frameEnds.size() - 1;
@@ -44,23 +46,21 @@ record LongSumSeries(long[] frameEnds, int[] counts, long[] longKeys, Object[] k
                 frameEnds.addLong(frameEnd);
                 counts.addInt(1);
             }
-            keys.add(key);
-            allLongKeys &= key instanceof Long;
+            if (objectKeys == null && key instanceof Long id) {
+                longKeys.addLong(id);
+            } else {
+                if (objectKeys == null) {
+                    objectKeys = new ArrayList<>(longKeys);
+                }
+                objectKeys.add(key);
+            }
             sums.addLong(sum);
         }
 
         LongSumSeries build() {
-            long[] longKeys = null;
-            Object[] objectKeys = null;
-            if (allLongKeys) {
-                longKeys = new long[keys.size()];
-                for (int i = 0; i < longKeys.length; i++) {
-                    longKeys[i] = (Long) keys.get(i);
-                }
-            } else {
-                objectKeys = keys.toArray();
-            }
-            return new LongSumSeries(frameEnds.toLongArray(), counts.toIntArray(), longKeys, objectKeys, sums.toLongArray());
+            return objectKeys == null
+                    ? new LongSumSeries(frameEnds.toLongArray(), counts.toIntArray(), longKeys.toLongArray(), null, sums.toLongArray())
+                    : new LongSumSeries(frameEnds.toLongArray(), counts.toIntArray(), null, objectKeys.toArray(), sums.toLongArray());
         }
     }
 }
