@@ -666,6 +666,12 @@ public final class Cluster implements AutoCloseable {
         return membership.lostCause(member) == null ? channels(plane).get(member) : null;
     }
 
+    /** False while a live member's data-plane connection holds more unsent bytes than its high water mark. */
+    boolean writable(int member) {
+        Channel ch = channel(member);
+        return ch == null || ch.isWritable();
+    }
+
     /** Queues a frame for a live member on the data plane; false (the frame released) if it is lost. */
     boolean send(int member, ByteBuf frame) {
         Channel ch = channel(member);

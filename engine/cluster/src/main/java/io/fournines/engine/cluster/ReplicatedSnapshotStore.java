@@ -101,6 +101,17 @@ public final class ReplicatedSnapshotStore implements SnapshotStore {
         }
     }
 
+    /** Every backup's connection is writable (a lost one is not waited for): chunks go out under the connection's flow control. */
+    @Override
+    public boolean acceptsWrites() {
+        for (int m : backupMembers) {
+            if (!cluster.writable(m)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The next live members of the attempt after this one, wrapping around: where this member's chunks go. */
     private int[] liveBackups() {
         int[] running = members;

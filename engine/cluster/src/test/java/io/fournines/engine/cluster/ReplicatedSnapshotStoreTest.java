@@ -154,4 +154,28 @@ class ReplicatedSnapshotStoreTest {
         writer.whenReplicated(1, replicated::countDown);
         assertThat(replicated.getCount()).isZero();
     }
+
+    /**
+     * Chunks queue on the same connection as the job's data: a writer that can wait is told to while
+     * the connection to its backup holds more than the high water mark, and again once it drained.
+     */
+    @Test
+    void aStoreRefusesWritesThatCanWaitWhileItsBackupsConnectionIsFull() throws Exception {
+        List<Cluster> members = join(2);
+        List<ReplicatedSnapshotStore> stores = members.stream().map(c -> c.snapshotStore(JOB, 1)).toList();
+        stores.forEach(s -> s.begin(1));
+        ReplicatedSnapshotStore writer = stores.get(0);
+        assertThat(writer.acceptsWrites()).isTrue();
+
+        // 64 MB at once: far past the 4 MB high water mark, and tens of ms of loopback to drain.
+        for (int i = 0; i < 64; i++) {
+            writer.write(1, "window", i, chunk(i, 1 << 20));
+        }
+        assertThat(writer.acceptsWrites()).isFalse();
+
+        CountDownLatch replicated = new CountDownLatch(1);
+        writer.whenReplicated(1, replicated::countDown);
+        assertThat(replicated.await(30, TimeUnit.SECONDS)).as("the backup acknowledged every chunk").isTrue();
+        assertThat(writer.acceptsWrites()).isTrue();
+    }
 }

@@ -128,7 +128,7 @@ final class ProcessorTasklet implements Tasklet {
         }
         if (snapshots.writing() && state != State.EMIT_BARRIER) {
             progress = true;  // the worker must not park while a write goes on
-            if (System.nanoTime() - nextPieceNanos >= 0) {
+            if (System.nanoTime() - nextPieceNanos >= 0 && snapshots.storeAcceptsWrites()) {
                 continueSave();
             }
         }

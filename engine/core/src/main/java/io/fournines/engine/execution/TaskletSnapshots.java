@@ -88,6 +88,11 @@ final class TaskletSnapshots {
         return writing;
     }
 
+    /** Whether the store takes chunks now without queueing them behind unsent ones. */
+    boolean storeAcceptsWrites() {
+        return coordinator.store().acceptsWrites();
+    }
+
     /** The processor has written all of the state taken: its part of the snapshot is saved. */
     void finishSave() {
         writer.finish();

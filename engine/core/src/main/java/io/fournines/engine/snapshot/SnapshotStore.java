@@ -21,6 +21,14 @@ public interface SnapshotStore {
 
     void write(long snapshotId, String vertex, int partition, byte[] chunk);
 
+    /**
+     * False while a chunk written now would queue behind ones not yet sent (a replicating store's
+     * connection to a backup is full): a write that can wait, a state written after its barrier, waits.
+     */
+    default boolean acceptsWrites() {
+        return true;
+    }
+
     /** Every processor saved the snapshot: it becomes the one to restore from. */
     void commit(long snapshotId);
 
