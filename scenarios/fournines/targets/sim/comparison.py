@@ -17,6 +17,7 @@ PERCENTILES = {"p50": 50.0, "p99": 99.0, "p99.99": 99.99}
 RATE = "highest sustainable rate"
 NO_REASON = "no cause found in the runs' records"
 CPU_NOISE = 0.1  # CPU per event within a tenth is the same cost: runs on this machine vary by about that
+SPREAD_FACTOR = 1.5  # a real tail (percentile over p50) this much wider than the model's is one it lacks
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,8 @@ def rate_comparison(configuration: str, predicted_rate: int | None, measured_rat
 
 
 def _explained(row: Comparison, predicted: Run, measured: Run) -> Comparison:
-    reasons = [*_not_sustained(measured), *_thin(row, measured), *_cpu(predicted, measured), *_stall(row, measured),
-               *_one_host(measured)]
+    reasons = [*_not_sustained(measured), *_thin(row, measured), *_cpu(predicted, measured), *_spread(row, predicted, measured),
+               *_stall(row, measured), *_one_host(measured)]
     return replace(row, reasons=tuple(reasons) or (NO_REASON,))
 
 
@@ -99,6 +100,20 @@ def _cpu(predicted: Run, measured: Run) -> list[str]:
     return [f"the real run spent {real_ns:,.0f} ns of CPU per event ({theirs.cores:.2f} cores busy), the model "
             f"{model_ns:,.0f} ns ({ours.cores:.2f}): the calibrated costs do not hold here (CPU per event "
             "changes with the rate and the key count more than the model's two costs allow)"]
+
+
+def _spread(row: Comparison, predicted: Run, measured: Run) -> list[str]:
+    """A tail the real run has and the model not: its costs are fixed per event and per key, so its
+    latencies vary only with GC pauses and queueing."""
+    if row.metric not in ("p99", "p99.99"):
+        return []
+    p = PERCENTILES[row.metric]
+    ours, theirs = summarize(predicted).latency[0].percentiles, summarize(measured).latency[0].percentiles
+    model, real = ours[p] / ours[50.0], theirs[p] / theirs[50.0]
+    if real <= SPREAD_FACTOR * model:
+        return []
+    return [f"the real {row.metric} is {real:.1f}× its p50, the model's {model:.1f}×: the model's service times do "
+            "not vary (only GC pauses and queueing spread its latencies)"]
 
 
 def _stall(row: Comparison, measured: Run) -> list[str]:
