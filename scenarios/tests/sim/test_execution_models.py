@@ -82,3 +82,17 @@ def test_the_same_seed_writes_the_same_batches_csv_and_another_seed_does_not(tmp
     assert written[0] != written[2]  # the seed draws the GC pauses, which show in the batches
     batches = read_batches(tmp_path / "a" / "batches.csv")  # the report's reader takes it as the engine's
     assert [b.batch for b in batches] == list(range(29)) and {b.group_size for b in batches} == {group_size}
+
+
+@pytest.mark.parametrize("execution, group_size", [("micro-batch", 1), ("group", 10)])
+def test_a_slide_longer_than_a_batch_fires_its_window_in_the_batch_its_end_falls_in(execution, group_size):
+    """A 1 s tumbling window cut into 100 ms batches: window k ends with batch 10k + 9, so it is emitted
+    after its end, once."""
+    tumbling = {**scenario(3, execution, group_size, duration_s=3), "query": {"name": "q5", "window_ms": 1000,
+                                                                               "slide_ms": 1000}}
+    simulated = simulate(tumbling, DEFAULTS, CORES, seed=1)
+    assert [list(simulated.job.frames_ending_in(b)) for b in (0, 8, 9, 10, 19)] == [[], [], [0], [], [1]]
+    simulated.job.loop.run(simulated.end_s + 30)
+    latencies = [h.get_min_value() for h in simulated.recorder.intervals["latency"].values()]
+    assert sum(h.get_total_count() for h in simulated.recorder.intervals["latency"].values()) == 3
+    assert min(latencies) > 1_000  # µs: a batch's launch and work after the window's end, never before it

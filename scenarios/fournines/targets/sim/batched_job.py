@@ -66,10 +66,12 @@ class BatchedJob(Cluster):
             self.loop.at(self.batch_s, lambda: self._launch_stage(0, 0))
 
     def frames_ending_in(self, batch: int) -> range:
-        """The frames whose end falls in (kB, (k+1)B]: their partials and windows belong to batch k."""
+        """The frames whose end falls in (kB, (k+1)B]: their partials and windows belong to batch k.
+        Frame f ends at (f + 1) × slide, so f runs from ⌊kB / slide⌋ to ⌊(k+1)B / slide⌋ − 1 (none when a
+        slide longer than a batch ends in a later one)."""
         slide, b = self.shape.slide_s, self.batch_s
-        first = math.ceil(batch * b / slide - 1e-9)
-        last = math.ceil((batch + 1) * b / slide - 1e-9)
+        first = math.floor(batch * b / slide + 1e-9)
+        last = math.floor((batch + 1) * b / slide + 1e-9)
         return range(first, min(last, self.frames))
 
     def _schedule(self, work_s: float) -> float:
