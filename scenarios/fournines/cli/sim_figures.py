@@ -10,6 +10,7 @@ what was written before).
 """
 import signal
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -49,10 +50,10 @@ def sim_figures(assignments, results_root):
         click.echo(str(e), err=True)
         raise SystemExit(EXIT_BAD_REQUEST)
     folder = new_results_folder("sim-figures", results_root)
-    steps = iter(range(1, 10_000))
+    began = time.monotonic()
 
     def say(line: str) -> None:
-        print(f"sim-figures: [{next(steps)}] {line}", file=sys.stderr, flush=True)
+        print(f"sim-figures: [{(time.monotonic() - began) / 60:.1f} min] {line}", file=sys.stderr, flush=True)
     say(f"folder {folder}")
     try:
         figures, ratios = all_figures(costs, scale, seed, say)

@@ -24,7 +24,7 @@ def drawn(figure: Figure) -> Drawing:
         ax.plot(*zip(*points), marker="" if dotted else "o", linestyle=":" if dotted else "-", label=label)
     for p in figure.published:
         ax.plot(p.x, p.y, MARKERS[p.bound], color="black", markersize=10)
-        ax.annotate(f"published{'' if p.bound == '=' else ' (bound)'}: {p.curve}", (p.x, p.y),
+        ax.annotate(f"published: {p.label}", (p.x, p.y),
                     textcoords="offset points", xytext=(-6, 6), ha="right", fontsize=8)
     if figure.log_x:
         ax.set_xscale("log")
