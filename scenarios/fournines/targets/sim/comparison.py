@@ -60,15 +60,16 @@ def rate_comparison(configuration: str, predicted_rate: int | None, measured_rat
     if not row.flagged:
         return row
     if predicted_rate is None or measured_rate is None:
-        return replace(row, reasons=(f"the {'simulated' if predicted_rate is None else 'real'} search confirmed no rate",))
+        side = "simulated" if predicted_rate is None else "real"
+        return replace(row, reasons=(f"the {side} search confirmed no rate",))
     if predicted is None or measured is None:
         return replace(row, reasons=(NO_REASON,))
     return _explained(row, predicted, measured)
 
 
 def _explained(row: Comparison, predicted: Run, measured: Run) -> Comparison:
-    reasons = [*_not_sustained(measured), *_thin(row, measured), *_cpu(predicted, measured), *_spread(row, predicted, measured),
-               *_stall(row, measured), *_one_host(measured)]
+    reasons = [*_not_sustained(measured), *_thin(row, measured), *_cpu(predicted, measured),
+               *_spread(row, predicted, measured), *_stall(row, measured), *_one_host(measured)]
     return replace(row, reasons=tuple(reasons) or (NO_REASON,))
 
 

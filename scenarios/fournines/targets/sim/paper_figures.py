@@ -151,7 +151,8 @@ def drizzle_batches(costs: dict[str, Parameter], scale: Scale, seed: int, say: S
                            "over 128 × 4 tasks), so the Spark-like curve meets it at 128 machines by construction; "
                            "a calibration from micro-batch runs (./fournines calibrate) makes it a prediction.")
     one_stage.published = [
-        Published(DRIZZLE_MODELS[0][0], 128, 195, "=", "Spark ~195 ms", f"{DRIZZLE_SOURCE}: scheduling overhead per micro-batch "
+        Published(DRIZZLE_MODELS[0][0], 128, 195, "=", "Spark ~195 ms",
+                  f"{DRIZZLE_SOURCE}: scheduling overhead per micro-batch "
                                                        "~195 ms for Spark on 128 machines"),
         Published(DRIZZLE_MODELS[3][0], 128, 5, "<=", "Drizzle, groups of 100: < 5 ms",
                   f"{DRIZZLE_SOURCE}: < 5 ms for Drizzle with groups of 100 "
@@ -220,37 +221,55 @@ def drizzle_ysb(costs: dict[str, Parameter], scale: Scale, seed: int, say: Say) 
     return figure, ratios
 
 
+def _against_machines(name: str, title: str, y_label: str, log_y: bool, note: str) -> Figure:
+    """A Jet figure: one simulated curve against the machines, on a linear axis."""
+    return Figure(name, title, "machines", y_label, False, log_y, note)
+
+
+def _jet_q5(machines: int, rate: float, slide_ms: int, warmup_s: float, duration_s: float,
+            scaled: dict[str, Parameter], seed: int) -> Simulated:
+    """Q5 as the Jet paper runs it (10 s windows, 10 000 keys) on c5.4xlarge machines."""
+    return simulated(windowed(machines, JET.cores, rate, 10_000, 10_000, slide_ms, warmup_s, duration_s), scaled,
+                     JET.cores, seed)
+
+
+def add_percentile(figure: Figure, x: float, result: Simulated, warmup_s: float, percentile: float) -> None:
+    """The point (x, the percentile of the windows' latency after the warm-up, in ms) on the figure's
+    one curve, when any window was measured."""
+    pooled = measured_latency(result, warmup_s)
+    if pooled.get_total_count():
+        figure.curves.setdefault("simulated", []).append((x, pooled.get_value_at_percentile(percentile) / 1e3))
+
+
 def jet_fig10(costs: dict[str, Parameter], scale: Scale, seed: int, say: Say) -> tuple[Figure, Figure, list[Ratio]]:
     """Throughput reached at the paper's per-machine load, and p99 at 80 % of one machine's, against machines."""
     scaled = JET.scaled(costs)
     warmup, duration = 5.0, scale.seconds(10.0)
-    reached = Figure("jet-fig10-throughput", "Jet Fig. 10: Q5 (500 ms slide), throughput against machines", "machines",
-                     "events/s processed", False, False,
-                     f"Each cluster offered {JET_FIG10_RATE_PER_MACHINE / 1e6:.1f} M events/s a machine (the paper's "
-                     f"1 B events/s over 45): the throughput it reaches after a {warmup:g} s warm-up is what it can "
-                     f"take. Q5 with 10 s windows sliding every 500 ms, 10 000 keys, {JET.describe()}. The dotted line "
-                     "is one machine's throughput times the machines.")
-    latency = Figure("jet-fig10-latency", "Jet Fig. 10: Q5 (500 ms slide), p99 against machines", "machines",
-                     "p99 window latency (ms)", False, True,
-                     f"Each cluster at {JET_FIG10_LOAD:.0%} of one machine's throughput (above) times its machines; "
-                     "two windows a second, so a p99 of a short run is nearly its maximum.")
+    offered = (f"Each cluster offered {JET_FIG10_RATE_PER_MACHINE / 1e6:.1f} M events/s a machine (the paper's 1 B "
+               f"events/s over 45): the throughput it reaches after a {warmup:g} s warm-up is what it can take. Q5 with "
+               f"10 s windows sliding every 500 ms, 10 000 keys, {JET.describe()}. The dotted line is one machine's "
+               "throughput times the machines.")
+    reached = _against_machines("jet-fig10-throughput", "Jet Fig. 10: Q5 (500 ms slide), throughput against machines",
+                                "events/s processed", False, offered)
+    latency = _against_machines("jet-fig10-latency", "Jet Fig. 10: Q5 (500 ms slide), p99 against machines",
+                                "p99 window latency (ms)", True,
+                                f"Each cluster at {JET_FIG10_LOAD:.0%} of one machine's throughput (above) times its "
+                                "machines; two windows a second, so a p99 of a short run is nearly its maximum.")
     machines = scale.machines(JET_FIG10_MACHINES)
     for n in machines:
         say(f"Jet Fig. 10: {n} machines at the paper's load")
-        result = simulated(windowed(n, JET.cores, n * JET_FIG10_RATE_PER_MACHINE, 10_000, 10_000, 500, warmup, duration),
-                           scaled, JET.cores, seed)
+        result = _jet_q5(n, n * JET_FIG10_RATE_PER_MACHINE, 500, warmup, duration, scaled, seed)
         reached.curves.setdefault("simulated", []).append((n, throughput(result, warmup)))
     one = reached.curves["simulated"][0][1] / machines[0]
     reached.curves["linear (one machine × machines)"] = [(n, one * n) for n in machines]
     for n in machines:
         say(f"Jet Fig. 10: {n} machines at {JET_FIG10_LOAD:.0%} load")
-        result = simulated(windowed(n, JET.cores, n * one * JET_FIG10_LOAD, 10_000, 10_000, 500, warmup, duration),
-                           scaled, JET.cores, seed)
-        pooled = measured_latency(result, warmup)
-        if pooled.get_total_count():
-            latency.curves.setdefault("simulated", []).append((n, pooled.get_value_at_percentile(99) / 1e3))
-    reached.published = [Published("simulated", 45, 1e9, "=", "Jet: 1 B events/s", f"{JET_BLOG}: 1 B events/s on 45 c5.4xlarge")]
-    latency.published = [Published("simulated", 45, 26, "=", "Jet: p99 26 ms", f"{JET_BLOG}: p99 26 ms at 1 B events/s on 45 machines")]
+        result = _jet_q5(n, n * one * JET_FIG10_LOAD, 500, warmup, duration, scaled, seed)
+        add_percentile(latency, n, result, warmup, 99)
+    reached.published = [Published("simulated", 45, 1e9, "=", "Jet: 1 B events/s",
+                                   f"{JET_BLOG}: 1 B events/s on 45 c5.4xlarge")]
+    latency.published = [Published("simulated", 45, 26, "=", "Jet: p99 26 ms",
+                                   f"{JET_BLOG}: p99 26 ms at 1 B events/s on 45 machines")]
     largest, at_largest = reached.curves["simulated"][-1]
     linearity = at_largest / (one * largest) if largest != machines[0] else None
     return reached, latency, [Ratio(f"scale-out linearity: throughput at {largest:g} machines over {largest:g} × one "
@@ -261,19 +280,15 @@ def jet_fig10(costs: dict[str, Parameter], scale: Scale, seed: int, say: Say) ->
 def jet_fig8(costs: dict[str, Parameter], scale: Scale, seed: int, say: Say) -> tuple[Figure, list[Ratio]]:
     scaled = JET.scaled(costs)
     warmup, duration = 5.0, scale.seconds(20.0)
-    figure = Figure("jet-fig8", "Jet Fig. 8: Q5 p99.99 at 1 M events/s against machines", "machines",
-                    "p99.99 window latency (ms)", False, True,
-                    f"Q5 at 1 M events/s over the whole cluster, 10 s windows sliding every 20 ms (the slide of the "
-                    f"stated value), 10 000 keys, {JET.describe()}; {warmup:g} s warm-up, {duration:g} s measured "
-                    "(50 windows a second).")
+    how = (f"Q5 at 1 M events/s over the whole cluster, 10 s windows sliding every 20 ms (the slide of the stated "
+           f"value), 10 000 keys, {JET.describe()}; {warmup:g} s warm-up, {duration:g} s measured (50 windows a second).")
+    figure = _against_machines("jet-fig8", "Jet Fig. 8: Q5 p99.99 at 1 M events/s against machines",
+                               "p99.99 window latency (ms)", True, how)
     for n in scale.machines(JET_FIG8_MACHINES):
         say(f"Jet Fig. 8: {n} machines")
-        result = simulated(windowed(n, JET.cores, 1e6, 10_000, 10_000, 20, warmup, duration), scaled, JET.cores, seed)
-        pooled = measured_latency(result, warmup)
-        if pooled.get_total_count():
-            figure.curves.setdefault("simulated", []).append((n, pooled.get_value_at_percentile(99.99) / 1e3))
-    figure.published = [Published("simulated", 20, 16, "<=", "Jet: p99.99 ≤ 16 ms", f"{JET_BLOG}: Q5 p99.99 ≤ 16 ms at 1 M events/s up to "
-                                                            "20 nodes (20 ms slide)")]
+        add_percentile(figure, n, _jet_q5(n, 1e6, 20, warmup, duration, scaled, seed), warmup, 99.99)
+    figure.published = [Published("simulated", 20, 16, "<=", "Jet: p99.99 ≤ 16 ms",
+                                  f"{JET_BLOG}: Q5 p99.99 ≤ 16 ms at 1 M events/s up to 20 nodes (20 ms slide)")]
     points = figure.curves.get("simulated", [])
     growth = points[-1][1] / points[0][1] if len(points) > 1 and points[0][1] else None
     return figure, [Ratio(f"p99.99 at {points[-1][0]:g} machines over at {points[0][0]:g}" if points else "p99.99 growth",

@@ -65,7 +65,8 @@ def ratio_rows(ratios: list[Ratio]) -> list[list[str]]:
     return [[r.what, "—" if r.ours is None else f"{r.ours:.2f}×", r.published] for r in ratios]
 
 
-def write_report(folder: Path, figures: list[Figure], ratios: list[Ratio], calibration: str, scale: str) -> tuple[Path, ...]:
+def write_report(folder: Path, figures: list[Figure], ratios: list[Ratio], calibration: str,
+                 scale: str) -> tuple[Path, ...]:
     blocks: list[Block] = [
         Heading("The papers' figures — SIMULATED", 1),
         Paragraph(f"Every point is simulated (scenarios/docs/simulate.md), calibration {calibration}; {scale}. "

@@ -102,9 +102,9 @@ def run_validation(user: Overrides, play: Play, results_root: Path) -> int:
     searches = {}
     for c in (c for c in PLAN if c.searched):
         step(f"simulated rate search {c.name}, {SLO}")
-        ours = _search(c, trial_overrides(c, user), simulated, folder / f"search-{c.name}-predicted", None)
+        ours = _search(trial_overrides(c, user), simulated, folder / f"search-{c.name}-predicted", None)
         step(f"real rate search {c.name}, {SLO}, from {ours[0] or c.settings['RATE']} events/s")
-        theirs = _search(c, trial_overrides(c, user), play, folder / f"search-{c.name}-measured", ours[0])
+        theirs = _search(trial_overrides(c, user), play, folder / f"search-{c.name}-measured", ours[0])
         rows.append(rate_comparison(c.name, ours[0], theirs[0], ours[1], theirs[1], TOLERANCE))
         searches[c.name] = {"predicted": ours[0], "measured": theirs[0]}
 
@@ -148,7 +148,7 @@ class RunIncomplete(Exception):
     """A run of the validation failed: its folder keeps the evidence."""
 
 
-def _search(c: Configuration, overrides: Overrides, play: Play, root: Path, start: int | None) -> tuple[int | None, Run | None]:
+def _search(overrides: Overrides, play: Play, root: Path, start: int | None) -> tuple[int | None, Run | None]:
     """The highest rate the configuration sustains under SLO, and the run that sustained it."""
     if start is not None:
         overrides = overrides.replacing({"RATE": str(start)})
