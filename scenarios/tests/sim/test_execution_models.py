@@ -8,6 +8,7 @@ import pytest
 
 from fournines.targets.sim.batched_job import STAGES
 from fournines.targets.sim.calibration import DEFAULTS
+from fournines.targets.sim.group_tuning import next_group_size
 from fournines.targets.sim.simulation import simulate
 from fournines_analysis.batches import read_batches
 from pausing import PAUSING
@@ -96,3 +97,40 @@ def test_a_slide_longer_than_a_batch_fires_its_window_in_the_batch_its_end_falls
     latencies = [h.get_min_value() for h in simulated.recorder.intervals["latency"].values()]
     assert sum(h.get_total_count() for h in simulated.recorder.intervals["latency"].values()) == 3
     assert min(latencies) > 1_000  # µs: a batch's launch and work after the window's end, never before it
+
+
+def groups_of(recorded: list[tuple], target_s: float, batch_s: float) -> list[tuple[int, bool]]:
+    """(size, late) of each group in order, from the batches' last stages: a group's batches are
+    consecutive and each carries the group's size; late: one was done more than the target after its end."""
+    last_stages = sorted(row for row in recorded if row[1] == STAGES - 1)
+    groups, i = [], 0
+    while i < len(last_stages):
+        size = last_stages[i][6]
+        members = last_stages[i:i + size]
+        groups.append((size, any(done - (batch + 1) * batch_s > target_s for batch, *_, done, _ in members)))
+        i += size
+    return groups
+
+
+@pytest.mark.parametrize("members, target_ms", [(16, 1), (16, 10_000), (128, 500)])
+def test_an_auto_group_size_follows_the_engines_rule_from_group_to_group(members, target_ms):
+    """From 1; one more after a group done in time, half (at least 1) after a late one, at most 100. At 128
+    machines a group's launch alone takes ~390 ms, so with a 500 ms target the size falls back from 2."""
+    tuned = {**scenario(members, "group", "auto", duration_s=20), "latency_target_ms": target_ms}
+    simulated = simulate(tuned, DEFAULTS, CORES, seed=1)
+    simulated.job.loop.run(simulated.end_s + 60)
+    groups = groups_of(simulated.recorder.batch_stages, target_ms / 1e3, 0.1)
+    assert sum(size for size, _ in groups) == 200 and groups[0][0] == 1
+    for (size, late), (following, _) in zip(groups[:-2], groups[1:-1]):  # the last is cut short by the horizon
+        assert following == (max(1, size // 2) if late else min(100, size + 1))
+    sizes = [size for size, _ in groups[:-1]]
+    if target_ms == 1:
+        assert set(sizes) == {1}  # never in time: it stays at one batch a group
+    if target_ms == 10_000:
+        assert sizes == list(range(1, len(sizes) + 1))  # always in time: one more each group
+
+
+@pytest.mark.parametrize("size, in_time, following", [(5, True, 6), (100, True, 100), (8, False, 4), (9, False, 4),
+                                                      (1, False, 1)])
+def test_the_group_size_rule_adds_one_halves_and_stays_within_1_and_100(size, in_time, following):
+    assert next_group_size(size, in_time) == following

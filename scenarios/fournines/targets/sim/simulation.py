@@ -51,8 +51,9 @@ def job_model(scenario: dict, *args) -> Cluster:
     execution = scenario["execution"]
     if execution == "continuous":
         return WindowedJob(*args)
+    target_ms = scenario.get("latency_target_ms")  # with group_size auto only
     return BatchedJob(*args, batch_s=scenario["batch_ms"] / 1e3, group_size=scenario["group_size"],
-                      pre_scheduled=execution == "group")
+                      pre_scheduled=execution == "group", latency_target_s=target_ms / 1e3 if target_ms else None)
 
 
 def simulate(scenario: dict, costs: dict[str, Parameter], cores: int, seed: int,
