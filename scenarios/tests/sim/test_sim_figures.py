@@ -11,7 +11,8 @@ from fournines.targets.sim.paper_figures import Figure, Published
 from fournines.targets.sim.paper_figures_report import drawn
 from refusal import refused
 
-FIGURES = ["drizzle-fig4a", "drizzle-fig5b", "drizzle-fig6", "jet-fig10-throughput", "jet-fig10-latency", "jet-fig8"]
+FIGURES = ["drizzle-fig4a", "drizzle-fig5b", "drizzle-fig6", "drizzle-fig10-group-size", "drizzle-fig10-latency",
+           "jet-fig10-throughput", "jet-fig10-latency", "jet-fig8"]
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +43,17 @@ def test_the_published_values_are_those_stated_in_words_each_with_its_source(wri
     assert published["drizzle-fig4a"] == [("Spark-like (micro-batch)", 128, 195, "="), ("group of 100", 128, 5, "<=")]
     assert published["drizzle-fig5b"] == []  # a ratio only in the text: nothing overlaid, and the report says so
     assert published["drizzle-fig6"] == [("group of 10", 350, 0.5, "=")]
+    assert published["drizzle-fig10-group-size"] == published["drizzle-fig10-latency"] == []
     assert published["jet-fig8"] == [("simulated", 20, 16, "<=")]
     assert all(p["source"] for f in record["figures"] for p in f["published"])
-    fig5b = record["figures"][1]
-    assert "none overlaid" in fig5b["published_note"]
+    for figure in record["figures"]:
+        assert figure["published"] or "none overlaid" in figure["published_note"], figure["name"]
+
+
+def test_the_aimd_trace_starts_at_one_batch_a_group_and_grows_while_every_batch_is_in_time(written):
+    _, record, _ = written
+    sizes = dict(record["figures"][3]["curves"])["target 1000 ms"]
+    assert sizes[0][1] == 1 and max(size for _, size in sizes) > 1
 
 
 def test_the_ratios_come_from_the_curves_drawn(written):

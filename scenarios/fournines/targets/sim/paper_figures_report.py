@@ -14,6 +14,7 @@ from fournines_analysis.document import Block, Heading, Image, Paragraph, Table,
 from fournines_analysis.errors import write_text
 
 MARKERS = {"=": "x", "<=": "v"}
+MARKED_POINTS = 50  # a curve with more points (a trace over time) is drawn as a line alone
 
 
 def drawn(figure: Figure) -> Drawing:
@@ -21,7 +22,8 @@ def drawn(figure: Figure) -> Drawing:
     ax = fig.add_subplot()
     for label, points in figure.curves.items():
         dotted = label.startswith("linear")
-        ax.plot(*zip(*points), marker="" if dotted else "o", linestyle=":" if dotted else "-", label=label)
+        dense = len(points) > MARKED_POINTS
+        ax.plot(*zip(*points), marker="" if dotted or dense else "o", linestyle=":" if dotted else "-", label=label)
     for p in figure.published:
         ax.plot(p.x, p.y, MARKERS[p.bound], color="black", markersize=10)
         ax.annotate(f"published: {p.label}", (p.x, p.y),
