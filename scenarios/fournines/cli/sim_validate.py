@@ -54,6 +54,8 @@ def sim_validate(assignments, results_root):
         click.echo(str(e), err=True)
         raise SystemExit(EXIT_FAILED)
     except Stopped as e:
+        click.echo("sim-validate: stopped; its folder keeps the runs made so far", err=True)
         raise SystemExit(e.exit_code)
     except KeyboardInterrupt:  # between runs: no member is running
+        click.echo("sim-validate: stopped; its folder keeps the runs made so far", err=True)
         raise SystemExit(128 + signal.SIGINT)
