@@ -17,6 +17,8 @@ from fournines.targets.prepare import RunRefused, prepare
 from fournines.targets.sim.validate import RunIncomplete, check, fixed_overrides, run_validation
 from fournines.targets.sim.validation_plan import PLAN, SCENARIO, VARIED
 
+STOPPED = "sim-validate: stopped; its folder keeps the runs made so far"
+
 
 @click.command("sim-validate", context_settings={"ignore_unknown_options": True})
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
@@ -54,8 +56,8 @@ def sim_validate(assignments, results_root):
         click.echo(str(e), err=True)
         raise SystemExit(EXIT_FAILED)
     except Stopped as e:
-        click.echo("sim-validate: stopped; its folder keeps the runs made so far", err=True)
+        click.echo(STOPPED, err=True)
         raise SystemExit(e.exit_code)
     except KeyboardInterrupt:  # between runs: no member is running
-        click.echo("sim-validate: stopped; its folder keeps the runs made so far", err=True)
+        click.echo(STOPPED, err=True)
         raise SystemExit(128 + signal.SIGINT)
