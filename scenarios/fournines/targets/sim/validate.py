@@ -49,7 +49,7 @@ def trial_overrides(c: Configuration, user: Overrides) -> Overrides:
     """A search trial of the configuration: the plan's shorter durations unless the user gave others."""
     given = {o.key for o in user.fields}
     shorter = {k: v for k, v in (("WARMUP", TRIAL_WARMUP), ("DURATION", TRIAL_DURATION)) if k not in given}
-    return Overrides(user.fields, user.profile).replacing(shorter).replacing(c.settings)
+    return user.replacing(shorter).replacing(c.settings)
 
 
 def check(user: Overrides) -> float:
@@ -77,11 +77,14 @@ def run_validation(user: Overrides, play: Play, results_root: Path) -> int:
         done += 1
         say(f"[{done}/{steps}, {(time.monotonic() - began) / 60:.1f} min] {what}")
 
+    def fixed(c: Configuration) -> dict:
+        return resolve(SCENARIO, fixed_overrides(c, user))
+
     say(f"about {check(user) / 60:.0f} min; folder {folder}")
     measured: dict[str, Run] = {}
     for c in (c for c in PLAN if c.calibrates):
         step(f"real run {c.name} (calibration): {_settings(c)}")
-        measured[c.name] = _played(resolve(SCENARIO, fixed_overrides(c, user)), play, folder / "measured" / c.name)
+        measured[c.name] = _played(fixed(c), play, folder / "measured" / c.name)
     calibration = folder / "calibration.yaml"
     write_calibration(calibration, derive_calibration([measured[c.name].path for c in PLAN if c.calibrates]))
     say(f"wrote {calibration}")
@@ -92,21 +95,21 @@ def run_validation(user: Overrides, play: Play, results_root: Path) -> int:
     predicted: dict[str, Run] = {}
     for c in PLAN:
         step(f"simulated {c.name}: {_settings(c)}")
-        predicted[c.name] = _played(resolve(SCENARIO, fixed_overrides(c, user)), simulated, folder / "predicted" / c.name)
+        predicted[c.name] = _played(fixed(c), simulated, folder / "predicted" / c.name)
     for c in (c for c in PLAN if not c.calibrates):
         step(f"real run {c.name} ({c.holds_out}): {_settings(c)}")
-        measured[c.name] = _played(resolve(SCENARIO, fixed_overrides(c, user)), play, folder / "measured" / c.name)
+        measured[c.name] = _played(fixed(c), play, folder / "measured" / c.name)
 
     rows: list[Comparison] = [row for c in PLAN
                               for row in latency_comparisons(c.name, predicted[c.name], measured[c.name], TOLERANCE)]
     searches = {}
     for c in (c for c in PLAN if c.searched):
         step(f"simulated rate search {c.name}, {SLO}")
-        ours = _search(trial_overrides(c, user), simulated, folder / f"search-{c.name}-predicted", None)
-        step(f"real rate search {c.name}, {SLO}, from {ours[0] or c.settings['RATE']} events/s")
-        theirs = _search(trial_overrides(c, user), play, folder / f"search-{c.name}-measured", ours[0])
-        rows.append(rate_comparison(c.name, ours[0], theirs[0], ours[1], theirs[1], TOLERANCE))
-        searches[c.name] = {"predicted": ours[0], "measured": theirs[0]}
+        ours, our_run = _search(trial_overrides(c, user), simulated, folder / f"search-{c.name}-predicted", None)
+        step(f"real rate search {c.name}, {SLO}, from {ours or c.settings['RATE']} events/s")
+        theirs, their_run = _search(trial_overrides(c, user), play, folder / f"search-{c.name}-measured", ours)
+        rows.append(rate_comparison(c.name, ours, theirs, our_run, their_run, TOLERANCE))
+        searches[c.name] = {"predicted": ours, "measured": theirs}
 
     held_out = [r for r in rows if _named(r.configuration).holds_out]
     over = [r for r in held_out if r.flagged]
