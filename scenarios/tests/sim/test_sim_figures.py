@@ -11,14 +11,14 @@ from fournines.targets.sim.paper_figures import Figure, Published
 from fournines.targets.sim.paper_figures_report import drawn
 from refusal import refused
 
-FIGURES = ["drizzle-fig4a", "drizzle-fig5b", "drizzle-fig6", "drizzle-fig10-group-size", "drizzle-fig10-latency",
-           "jet-fig10-throughput", "jet-fig10-latency", "jet-fig8"]
+FIGURES = ["drizzle-fig4a", "drizzle-fig5b", "drizzle-fig6", "drizzle-fig7", "drizzle-fig10-group-size",
+           "drizzle-fig10-latency", "jet-fig10-throughput", "jet-fig10-latency", "jet-fig8"]
 
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     root = tmp_path_factory.mktemp("figures")
-    result = CliRunner().invoke(cli, ["sim-figures", "MAX_MACHINES=8", "DURATION=2s", "--results-root", str(root)])
+    result = CliRunner().invoke(cli, ["sim-figures", "MAX_MACHINES=8", "DURATION=30s", "--results-root", str(root)])
     assert result.exit_code == 0, result.output
     (folder,) = root.iterdir()
     return folder, json.loads((folder / "figures.json").read_text()), result.output
@@ -43,7 +43,7 @@ def test_the_published_values_are_those_stated_in_words_each_with_its_source(wri
     assert published["drizzle-fig4a"] == [("Spark-like (micro-batch)", 128, 195, "="), ("group of 100", 128, 5, "<=")]
     assert published["drizzle-fig5b"] == []  # a ratio only in the text: nothing overlaid, and the report says so
     assert published["drizzle-fig6"] == [("group of 10", 350, 0.5, "=")]
-    assert published["drizzle-fig10-group-size"] == published["drizzle-fig10-latency"] == []
+    assert published["drizzle-fig7"] == published["drizzle-fig10-group-size"] == published["drizzle-fig10-latency"] == []
     assert published["jet-fig8"] == [("simulated", 20, 16, "<=")]
     assert all(p["source"] for f in record["figures"] for p in f["published"])
     for figure in record["figures"]:
@@ -52,7 +52,7 @@ def test_the_published_values_are_those_stated_in_words_each_with_its_source(wri
 
 def test_the_aimd_trace_starts_at_one_batch_a_group_and_grows_while_every_batch_is_in_time(written):
     _, record, _ = written
-    sizes = dict(record["figures"][3]["curves"])["target 1000 ms"]
+    sizes = dict(record["figures"][4]["curves"])["target 1000 ms"]
     assert sizes[0][1] == 1 and max(size for _, size in sizes) > 1
 
 
@@ -63,6 +63,8 @@ def test_the_ratios_come_from_the_curves_drawn(written):
     assert ratio["ours"] == pytest.approx(curves["Spark-like (micro-batch)"][8] / curves["group of 100"][8])
     assert ratio["ours"] > 1  # group scheduling amortises the launches
     assert "scale-out linearity" in output and "7–46×" in output
+    recovery = next(r for r in record["ratios"] if r["what"].startswith("recovery time"))
+    assert recovery["ours"] is not None and "~18 s" in recovery["published"]
 
 
 def test_the_overlay_is_drawn_as_a_black_mark_at_the_published_point():

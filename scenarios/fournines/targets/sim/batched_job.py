@@ -56,8 +56,9 @@ class _Group:
 
 class BatchedJob(Cluster):
     def __init__(self, *args, batch_s: float, group_size: int | str, pre_scheduled: bool,
-                 latency_target_s: float | None = None):
-        """`group_size` "auto" tunes it toward `latency_target_s` (group_tuning.py)."""
+                 latency_target_s: float | None = None, first_s: float = 0.0):
+        """`group_size` "auto" tunes it toward `latency_target_s` (group_tuning.py); `first_s`: the event
+        time of the first batch run (a restart from the first batch not done)."""
         super().__init__(*args)
         shape, c = self.shape, self.cost
         self.batch_s, self.pre_scheduled = batch_s, pre_scheduled
@@ -72,12 +73,15 @@ class BatchedJob(Cluster):
         self.state: dict[int, _Batch] = {}
         self.groups: list[_Group] = []  # group: every group launched, in order
         self.arrived_group = [-1] * n  # per machine: the last group whose launch reached it
+        self.first_undone = round(first_s / batch_s)  # every batch before it is done
+        self._done_ahead: set[int] = set()  # batches done after it, out of order
 
     def start(self) -> None:
+        first = self.first_undone
         if self.pre_scheduled:
-            self.loop.at(0.0, lambda: self._launch_group(0))
+            self.loop.at(0.0, lambda: self._launch_group(first))
         else:
-            self.loop.at(self.batch_s, lambda: self._launch_stage(0, 0))
+            self.loop.at((first + 1) * self.batch_s, lambda: self._launch_stage(first, 0))
 
     def frames_ending_in(self, batch: int) -> range:
         """The frames whose end falls in (kB, (k+1)B]: their partials and windows belong to batch k.
@@ -102,7 +106,15 @@ class BatchedJob(Cluster):
 
     # micro-batch: one stage launched at a time
 
+    def _done(self, batch: int) -> None:
+        self._done_ahead.add(batch)
+        while self.first_undone in self._done_ahead:
+            self._done_ahead.remove(self.first_undone)
+            self.first_undone += 1
+
     def _launch_stage(self, batch: int, stage: int) -> None:
+        if self.cancelled:
+            return
         self.state.setdefault(batch, _Batch()).stages[stage].launched = self.loop.now
         for m, arrives in enumerate(self._launch_times(1)):
             self.loop.at(arrives, lambda m=m: self._fetch_and_run(batch, stage, m))
@@ -127,6 +139,8 @@ class BatchedJob(Cluster):
     # group: every stage of g batches launched at once
 
     def _launch_group(self, first: int) -> None:
+        if self.cancelled:
+            return
         group = len(self.groups)
         batches = range(first, min(first + self.group_size, self.batches))
         self.groups.append(_Group(batches, len(batches)))
@@ -196,11 +210,14 @@ class BatchedJob(Cluster):
         self.loop.at(s.done, lambda: self._stage_done(batch, stage))
 
     def _stage_done(self, batch: int, stage: int) -> None:
+        if self.cancelled:
+            return
         if stage + 1 < STAGES:
             if not self.pre_scheduled:
                 self._launch_stage(batch, stage + 1)
             return
         state = self.state.pop(batch)
+        self._done(batch)
         group = self.groups[state.group] if self.pre_scheduled else None
         size = len(group.batches) if group else self.group_size
         for number, s in enumerate(state.stages):
