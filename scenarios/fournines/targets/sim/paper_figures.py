@@ -218,9 +218,8 @@ def drizzle_loss(costs: dict[str, Parameter], scale: Scale, seed: int, say: Say)
         recovered[label] = recovery_s(worst, loss_s)
     continuous, group = recovered[YSB_MODELS[0][0]], recovered[YSB_MODELS[2][0]]
     ratio = continuous / group if continuous is not None and group else None
-    lines = "; ".join(f"{label} {'—' if s is None else f'{s:g} s'}" for label, s in recovered.items())
-    return figure, [Ratio(f"recovery time, continuous against group scheduling ({lines}: from the loss to the "
-                          "last second with a window slower than twice the median before it)", ratio,
+    times = ", ".join(f"{label.split(' (')[0]} {'—' if s is None else f'{s:g} s'}" for label, s in recovered.items())
+    return figure, [Ratio(f"recovery time, continuous against group scheduling ({times})", ratio,
                           f"Drizzle ~1 s for one window, Flink an ~18 s spike and ~40 s to settle ({DRIZZLE_SOURCE})")]
 
 
