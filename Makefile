@@ -5,7 +5,7 @@ VENV := .venv
 OTAVA_VENV := .venv-otava
 MVN := mvn -B -q --no-transfer-progress
 
-.PHONY: help test test-java test-python build venv lock jmh idle-cost net-bench bench-sim bench-sim-scale notebook ui clean aws-cost aws-up aws-down
+.PHONY: help test test-java test-python build venv lock jmh idle-cost net-bench bench-sim bench-sim-scale sim-validate sim-figures notebook ui clean aws-cost aws-up aws-down
 
 help:
 	@echo "make test     build and run every Java and Python test (installs what it needs)"
@@ -14,6 +14,8 @@ help:
 	@echo "make net-bench  the member transport (Netty) against plain NIO on loopback (SECONDS=.. per measurement)"
 	@echo "make bench-sim [ROUNDS=5]   the simulator's own scheduling loop against SimPy's on one model, interleaved: medians and ratio"
 	@echo "make bench-sim-scale   the simulator's wall time on the issue's bounds (128 machines x 100 micro-batches; Q5 at 1 B events/s on 45 machines, 60 s)"
+	@echo "make sim-validate [DURATION=.. WARMUP=.. ...]   the simulator calibrated on real Q5 runs here, its predictions for held-out configurations against real runs of them (at most 30 min)"
+	@echo "make sim-figures [MAX_MACHINES=N DURATION=..]   the Drizzle and Jet papers' scale figures simulated, published values overlaid, ratios printed"
 	@echo "make notebook   Jupyter Lab on analysis/notebooks/ (the latency notebook)"
 	@echo "make ui [PORT=8023]   the dashboard on this checkout's results folders, at http://127.0.0.1:8023/"
 	@echo "make build    build the Java modules without testing"
@@ -110,6 +112,16 @@ search-%:
 
 sweep-%:
 	./fournines sweep $* $(search_settings) $(bench_overrides)
+
+# The simulator validated against real runs on this machine (scenarios/docs/simulate.md, "Validation");
+# the overrides (DURATION=, WARMUP=, JDK=, ...) apply to every run it makes.
+sim-validate:
+	./fournines sim-validate $(bench_overrides)
+
+# The papers' scale figures, simulated (scenarios/docs/simulate.md, "The papers' figures").
+SIM_FIGURES_VARS := MAX_MACHINES DURATION CALIBRATION SEED
+sim-figures:
+	./fournines sim-figures $(call given_on_command_line,$(SIM_FIGURES_VARS))
 
 # A published figure reproduced from scenarios/experiments/$(NAME).yaml (scenarios/docs/figures.md);
 # the overrides apply to every run. Without NAME on the command line (not from the environment):

@@ -10,6 +10,8 @@ from fournines.cli.gate_selftest import gate_selftest
 from fournines.cli.java_programs import COMMANDS as JAVA_COMMANDS
 from fournines.cli.run import run
 from fournines.cli.search import search, sweep
+from fournines.cli.sim_figures import sim_figures
+from fournines.cli.sim_validate import sim_validate
 from fournines.cli.simulate import calibrate, simulate
 from fournines.cli.ui import ui
 
@@ -19,5 +21,5 @@ def cli():
     """fournines: honest p99.99 for stream processors."""
 
 
-for command in (run, simulate, calibrate, search, sweep, figure, chaos, gate_ref, gate_selftest, *ANALYSIS_COMMANDS, *AWS_COMMANDS, *JAVA_COMMANDS, ui):
+for command in (run, simulate, calibrate, sim_validate, sim_figures, search, sweep, figure, chaos, gate_ref, gate_selftest, *ANALYSIS_COMMANDS, *AWS_COMMANDS, *JAVA_COMMANDS, ui):
     cli.add_command(command)

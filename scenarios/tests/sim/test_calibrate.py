@@ -12,17 +12,20 @@ from fournines.cli import cli
 from fournines.targets.sim.calibration import DEFAULTS, read_calibration, write_calibration
 from fournines.targets.sim.recorder import Recorder
 from fournines.targets.sim.cluster import distinct_keys
+from fournines.targets.sim.derive import model_other_cores
 
 START_EPOCH_S = 1767225600.0
 RATE, WINDOW_S, SLIDE_S, WARMUP_S, SECONDS = 100_000, 10.0, 0.01, 2, 12
 NS_PER_EVENT, NS_PER_KEY_SLIDE = 800.0, 250.0
+THREADS = 2
 
 
 def results_folder(path, keys, pauses_ms):
     """A run whose cores busy are what the costs above make of its rate and keys; `pauses_ms`: GC pauses,
     one a second from the warm-up's end."""
     path.mkdir()
-    cores = RATE * NS_PER_EVENT * 1e-9 + distinct_keys(keys, RATE * WINDOW_S) / SLIDE_S * NS_PER_KEY_SLIDE * 1e-9
+    cores = (RATE * NS_PER_EVENT * 1e-9 + distinct_keys(keys, RATE * WINDOW_S) / SLIDE_S * NS_PER_KEY_SLIDE * 1e-9
+             + model_other_cores(keys, RATE, SLIDE_S, 1, THREADS))
     recorder = Recorder(("latency",), WARMUP_S)
     for second in range(SECONDS):
         recorder.latency("latency", second + 0.5, 1000)
@@ -33,19 +36,31 @@ def results_folder(path, keys, pauses_ms):
         f"[1.0s][info][gc] GC({i}) Pause Young (Normal) (G1 Evacuation Pause) 50M->10M(2048M) {ms:.3f}ms\n"
         for i, ms in enumerate(pauses_ms)))
     scenario = {"name": "q5", "query": {"name": "q5", "window_ms": WINDOW_S * 1e3, "slide_ms": SLIDE_S * 1e3},
-                "load": {"rate": RATE, "keys": keys}, "cluster": {"members": 1}}
+                "load": {"rate": RATE, "keys": keys}, "cluster": {"members": 1, "threads": THREADS}}
     (path / "run.json").write_text(json.dumps({"scenario": scenario, "status": "completed", "warmup_s": WARMUP_S,
                                                "duration_s": SECONDS - WARMUP_S}))
     return path
 
 
+def given_calibration(tmp_path, values: dict[str, float]):
+    """The stated defaults with `values` in place of theirs, as a file."""
+    path = tmp_path / "given.yaml"
+    write_calibration(path, {**DEFAULTS, **{name: replace(DEFAULTS[name], value=v) for name, v in values.items()}})
+    return path
+
+
+def calibrated(tmp_path, folders) -> dict:
+    """./fournines calibrate FROM=<folders>, read back."""
+    out = tmp_path / "derived.yaml"
+    result = CliRunner().invoke(cli, ["calibrate", f"FROM={','.join(map(str, folders))}", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return read_calibration(out)
+
+
 def test_calibrate_recovers_the_costs_the_runs_were_made_with(tmp_path):
     few = results_folder(tmp_path / "few-keys", 1_000, [1.0, 3.0])
     many = results_folder(tmp_path / "many-keys", 100_000, [2.0, 4.0, 6.0])
-    out = tmp_path / "calibration.yaml"
-    result = CliRunner().invoke(cli, ["calibrate", f"FROM={few},{many}", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    calibration = read_calibration(out)
+    calibration = calibrated(tmp_path, [few, many])
     assert calibration["source_ns_per_event"].value == pytest.approx(NS_PER_EVENT, rel=0.01)
     assert calibration["key_slide_ns"].value == pytest.approx(NS_PER_KEY_SLIDE, rel=0.01)
     assert calibration["gc_pauses_per_s"].value == pytest.approx(5 / (2 * (SECONDS - WARMUP_S)))
@@ -63,19 +78,31 @@ def test_calibrate_refuses_a_folder_it_cannot_read(tmp_path):
 def test_calibrate_recovers_the_scheduler_costs_a_simulated_micro_batch_run_was_made_with(tmp_path):
     """Round trip through the results folder: a micro-batch run simulated with known scheduler costs
     (on a network of no delay, so a stage's last finish to its done is the bookkeeping alone), then calibrated."""
-    given = tmp_path / "given.yaml"
-    write_calibration(given, {**DEFAULTS, **{name: replace(DEFAULTS[name], value=value) for name, value in (
-        ("scheduler_task_us", 200.0), ("batch_coordination_us", 800.0), ("network_hop_us", 0.0))}})
+    given = given_calibration(tmp_path, {"scheduler_task_us": 200.0, "batch_coordination_us": 800.0,
+                                         "network_hop_us": 0.0})
     runner = CliRunner()
     result = runner.invoke(cli, ["simulate", "q5", "EXECUTION=micro-batch", "BATCH_MS=100", "CLUSTER=3", "THREADS=2",
                                  "RATE=30000", "KEYS=1000", "WARMUP=1s", "DURATION=3s", f"CALIBRATION={given}",
                                  "--results-root", str(tmp_path / "results")])
     assert result.exit_code == 0, result.output
     (folder,) = (tmp_path / "results").iterdir()
-    out = tmp_path / "derived.yaml"
-    result = runner.invoke(cli, ["calibrate", f"FROM={folder}", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    derived = read_calibration(out)
+    derived = calibrated(tmp_path, [folder])
     assert derived["scheduler_task_us"].value == pytest.approx(200.0, abs=1)
     assert derived["batch_coordination_us"].value == pytest.approx(800.0, abs=1)
     assert str(folder) in derived["scheduler_task_us"].source
+
+
+def test_a_calibration_from_simulated_runs_gives_back_the_costs_they_were_simulated_with(tmp_path):
+    """Round trip through results folders: Q5 simulated at two key counts with known CPU costs, then
+    calibrated; what the model charges beside the two costs (partials, results) is not counted twice."""
+    given = given_calibration(tmp_path, {"source_ns_per_event": 700.0, "key_slide_ns": 120.0, "gc_pauses_per_s": 0.0})
+    runner, folders = CliRunner(), []
+    for keys in (1_000, 100_000):
+        root = tmp_path / f"keys-{keys}"
+        result = runner.invoke(cli, ["simulate", "q5", "THREADS=2", "RATE=400000", f"KEYS={keys}", "WARMUP=2s",
+                                     "DURATION=6s", f"CALIBRATION={given}", "--results-root", str(root)])
+        assert result.exit_code == 0, result.output
+        folders += list(root.iterdir())
+    derived = calibrated(tmp_path, folders)
+    assert derived["source_ns_per_event"].value == pytest.approx(700.0, rel=0.02)
+    assert derived["key_slide_ns"].value == pytest.approx(120.0, rel=0.05)

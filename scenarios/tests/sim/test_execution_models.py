@@ -8,6 +8,7 @@ import pytest
 
 from fournines.targets.sim.batched_job import STAGES
 from fournines.targets.sim.calibration import DEFAULTS
+from fournines.targets.sim.group_tuning import next_group_size
 from fournines.targets.sim.simulation import simulate
 from fournines_analysis.batches import read_batches
 from pausing import PAUSING
@@ -82,3 +83,54 @@ def test_the_same_seed_writes_the_same_batches_csv_and_another_seed_does_not(tmp
     assert written[0] != written[2]  # the seed draws the GC pauses, which show in the batches
     batches = read_batches(tmp_path / "a" / "batches.csv")  # the report's reader takes it as the engine's
     assert [b.batch for b in batches] == list(range(29)) and {b.group_size for b in batches} == {group_size}
+
+
+@pytest.mark.parametrize("execution, group_size", [("micro-batch", 1), ("group", 10)])
+def test_a_slide_longer_than_a_batch_fires_its_window_in_the_batch_its_end_falls_in(execution, group_size):
+    """A 1 s tumbling window cut into 100 ms batches: window k ends with batch 10k + 9, so it is emitted
+    after its end, once."""
+    tumbling = {**scenario(3, execution, group_size, duration_s=3), "query": {"name": "q5", "window_ms": 1000,
+                                                                               "slide_ms": 1000}}
+    simulated = simulate(tumbling, DEFAULTS, CORES, seed=1)
+    assert [list(simulated.job.frames_ending_in(b)) for b in (0, 8, 9, 10, 19)] == [[], [], [0], [], [1]]
+    simulated.job.loop.run(simulated.end_s + 30)
+    latencies = [h.get_min_value() for h in simulated.recorder.intervals["latency"].values()]
+    assert sum(h.get_total_count() for h in simulated.recorder.intervals["latency"].values()) == 3
+    assert min(latencies) > 1_000  # µs: a batch's launch and work after the window's end, never before it
+
+
+def groups_of(recorded: list[tuple], target_s: float, batch_s: float) -> list[tuple[int, bool]]:
+    """(size, late) of each group in order, from the batches' last stages: a group's batches are
+    consecutive and each carries the group's size; late: one was done more than the target after its end."""
+    last_stages = sorted(row for row in recorded if row[1] == STAGES - 1)
+    groups, i = [], 0
+    while i < len(last_stages):
+        size = last_stages[i][6]
+        members = last_stages[i:i + size]
+        groups.append((size, any(done - (batch + 1) * batch_s > target_s for batch, *_, done, _ in members)))
+        i += size
+    return groups
+
+
+@pytest.mark.parametrize("members, target_ms", [(16, 1), (16, 10_000), (128, 500)])
+def test_an_auto_group_size_follows_the_engines_rule_from_group_to_group(members, target_ms):
+    """From 1; one more after a group done in time, half (at least 1) after a late one, at most 100. At 128
+    machines a group's launch alone takes ~390 ms, so with a 500 ms target the size falls back from 2."""
+    tuned = {**scenario(members, "group", "auto", duration_s=20), "latency_target_ms": target_ms}
+    simulated = simulate(tuned, DEFAULTS, CORES, seed=1)
+    simulated.job.loop.run(simulated.end_s + 60)
+    groups = groups_of(simulated.recorder.batch_stages, target_ms / 1e3, 0.1)
+    assert sum(size for size, _ in groups) == 200 and groups[0][0] == 1
+    for (size, late), (following, _) in zip(groups[:-2], groups[1:-1]):  # the last is cut short by the horizon
+        assert following == (max(1, size // 2) if late else min(100, size + 1))
+    sizes = [size for size, _ in groups[:-1]]
+    if target_ms == 1:
+        assert set(sizes) == {1}  # never in time: it stays at one batch a group
+    if target_ms == 10_000:
+        assert sizes == list(range(1, len(sizes) + 1))  # always in time: one more each group
+
+
+@pytest.mark.parametrize("size, in_time, following", [(5, True, 6), (100, True, 100), (8, False, 4), (9, False, 4),
+                                                      (1, False, 1)])
+def test_the_group_size_rule_adds_one_halves_and_stays_within_1_and_100(size, in_time, following):
+    assert next_group_size(size, in_time) == following

@@ -32,7 +32,7 @@ def test_simulate_writes_a_folder_that_report_titles_simulated(tmp_path):
     (["q5", "KEYS=many"], "load.keys"),
     (["no-such-scenario"], "no-such-scenario"),
     (["q1"], "the simulator models query.name=q5 only so far; field query.name=q1"),
-    (["q5", "EXECUTION=group", "GROUP_SIZE=auto"], "does not tune the group size (AIMD) yet; field group_size=auto"),
+    (["q5", "GUARANTEE=exactly-once"], "the simulator models guarantee=none only so far"),
     (["q5", "MACHINE=cray"], "MACHINE=cray: not a machine profile"),
 ])
 def test_a_bad_request_fails_before_anything_starts(tmp_path, request_, says):

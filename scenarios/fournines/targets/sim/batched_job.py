@@ -16,7 +16,8 @@ last is launched) and, once every machine reported a stage done (a hop back), sp
   decisions are reused for the group, as in Drizzle); a machine runs a batch's stage 0 once its end has
   passed, pushes the partials to the owners' stage-1 tasks, already waiting, which run once every
   machine's have arrived. Reports go to the scheduler without stopping anything; the next group is
-  launched when the group's last batch is done (the only barrier).
+  launched when the group's last batch is done (the only barrier). With `group_size: auto` each
+  group's size is tuned from the last one's batches (group_tuning.py).
 Every stage of every batch is recorded as the engine records it (batches.csv): launched, started
 (the first task on any machine), finished (the last), done (the scheduler heard and booked it); a
 batch launched ahead in a group counts as launched no earlier than its end.
@@ -25,6 +26,7 @@ import math
 from dataclasses import dataclass, field
 
 from fournines.targets.sim.cluster import REDUCER, Cluster, distinct_keys
+from fournines.targets.sim.group_tuning import FIRST_GROUP_SIZE, next_group_size
 
 STAGES = 2
 
@@ -42,13 +44,26 @@ class _Stage:
 class _Batch:
     stages: list[_Stage] = field(default_factory=lambda: [_Stage() for _ in range(STAGES)])
     partials_in: dict[int, int] = field(default_factory=dict)  # group: per owner machine, senders arrived
+    group: int = 0  # group: the group it was launched in
+
+
+@dataclass
+class _Group:
+    batches: range
+    undone: int  # batches not done yet
+    late: bool = False  # a batch was done later than the latency target after its end
 
 
 class BatchedJob(Cluster):
-    def __init__(self, *args, batch_s: float, group_size: int, pre_scheduled: bool):
+    def __init__(self, *args, batch_s: float, group_size: int | str, pre_scheduled: bool,
+                 latency_target_s: float | None = None, first_s: float = 0.0):
+        """`group_size` "auto" tunes it toward `latency_target_s` (group_tuning.py); `first_s`: the event
+        time of the first batch run (a restart from the first batch not done)."""
         super().__init__(*args)
         shape, c = self.shape, self.cost
-        self.batch_s, self.group_size, self.pre_scheduled = batch_s, group_size, pre_scheduled
+        self.batch_s, self.pre_scheduled = batch_s, pre_scheduled
+        self.tuned, self.latency_target_s = group_size == "auto", latency_target_s
+        self.group_size = FIRST_GROUP_SIZE if self.tuned else group_size  # the next group's
         self.batches = int(shape.horizon_s / batch_s + 1e-9)
         self.task_s, self.coordination_s = c["scheduler_task_us"] * 1e-6, c["batch_coordination_us"] * 1e-6
         n, cores = shape.members, shape.cores
@@ -56,20 +71,25 @@ class BatchedJob(Cluster):
         self.partials_per_task_frame = distinct_keys(shape.keys, shape.rate * shape.slide_s / n / cores)
         self.scheduler_free = 0.0
         self.state: dict[int, _Batch] = {}
-        self.undone_in_group: dict[int, int] = {}  # group: batches of each group launched and not done yet
+        self.groups: list[_Group] = []  # group: every group launched, in order
         self.arrived_group = [-1] * n  # per machine: the last group whose launch reached it
+        self.first_undone = round(first_s / batch_s)  # every batch before it is done
+        self._done_ahead: set[int] = set()  # batches done after it, out of order
 
     def start(self) -> None:
+        first = self.first_undone
         if self.pre_scheduled:
-            self.loop.at(0.0, lambda: self._launch_group(0))
+            self.loop.at(0.0, lambda: self._launch_group(first))
         else:
-            self.loop.at(self.batch_s, lambda: self._launch_stage(0, 0))
+            self.loop.at((first + 1) * self.batch_s, lambda: self._launch_stage(first, 0))
 
     def frames_ending_in(self, batch: int) -> range:
-        """The frames whose end falls in (kB, (k+1)B]: their partials and windows belong to batch k."""
+        """The frames whose end falls in (kB, (k+1)B]: their partials and windows belong to batch k.
+        Frame f ends at (f + 1) × slide, so f runs from ⌊kB / slide⌋ to ⌊(k+1)B / slide⌋ − 1 (none when a
+        slide longer than a batch ends in a later one)."""
         slide, b = self.shape.slide_s, self.batch_s
-        first = math.ceil(batch * b / slide - 1e-9)
-        last = math.ceil((batch + 1) * b / slide - 1e-9)
+        first = math.floor(batch * b / slide + 1e-9)
+        last = math.floor((batch + 1) * b / slide + 1e-9)
         return range(first, min(last, self.frames))
 
     def _schedule(self, work_s: float) -> float:
@@ -86,7 +106,15 @@ class BatchedJob(Cluster):
 
     # micro-batch: one stage launched at a time
 
+    def _done(self, batch: int) -> None:
+        self._done_ahead.add(batch)
+        while self.first_undone in self._done_ahead:
+            self._done_ahead.remove(self.first_undone)
+            self.first_undone += 1
+
     def _launch_stage(self, batch: int, stage: int) -> None:
+        if self.cancelled:
+            return
         self.state.setdefault(batch, _Batch()).stages[stage].launched = self.loop.now
         for m, arrives in enumerate(self._launch_times(1)):
             self.loop.at(arrives, lambda m=m: self._fetch_and_run(batch, stage, m))
@@ -111,12 +139,16 @@ class BatchedJob(Cluster):
     # group: every stage of g batches launched at once
 
     def _launch_group(self, first: int) -> None:
-        group = first // self.group_size
+        if self.cancelled:
+            return
+        group = len(self.groups)
         batches = range(first, min(first + self.group_size, self.batches))
-        self.undone_in_group[group] = len(batches)
+        self.groups.append(_Group(batches, len(batches)))
         launched = self.loop.now
         for k in batches:
-            for s in self.state.setdefault(k, _Batch()).stages:
+            state = self.state.setdefault(k, _Batch())
+            state.group = group
+            for s in state.stages:
                 s.launched = max(launched, (k + 1) * self.batch_s)
         for m, arrives in enumerate(self._launch_times(STAGES)):
             self.loop.at(arrives, lambda m=m: self._group_arrived(m, group, batches))
@@ -131,7 +163,7 @@ class BatchedJob(Cluster):
     def _partials_arrived(self, batch: int, owner: int) -> None:
         arrived = self.state[batch].partials_in
         arrived[owner] = arrived.get(owner, 0) + 1
-        if arrived[owner] == self.shape.members and self.arrived_group[owner] >= batch // self.group_size:
+        if arrived[owner] == self.shape.members and self.arrived_group[owner] >= self.state[batch].group:
             self._start_and_run(batch, 1, owner)
 
     def _start_and_run(self, batch: int, stage: int, m: int) -> None:
@@ -178,19 +210,26 @@ class BatchedJob(Cluster):
         self.loop.at(s.done, lambda: self._stage_done(batch, stage))
 
     def _stage_done(self, batch: int, stage: int) -> None:
+        if self.cancelled:
+            return
         if stage + 1 < STAGES:
             if not self.pre_scheduled:
                 self._launch_stage(batch, stage + 1)
             return
-        for number, s in enumerate(self.state.pop(batch).stages):
-            self.recorder.batch_stage(batch, number, s.launched, s.started, s.finished, s.done, self.group_size)
-        if not self.pre_scheduled:
+        state = self.state.pop(batch)
+        self._done(batch)
+        group = self.groups[state.group] if self.pre_scheduled else None
+        size = len(group.batches) if group else self.group_size
+        for number, s in enumerate(state.stages):
+            self.recorder.batch_stage(batch, number, s.launched, s.started, s.finished, s.done, size)
+        if group is None:
             if batch + 1 < self.batches:
                 self.loop.at((batch + 2) * self.batch_s, lambda: self._launch_stage(batch + 1, 0))
             return
-        group = batch // self.group_size
-        self.undone_in_group[group] -= 1
-        following = (group + 1) * self.group_size
-        if not self.undone_in_group[group] and following < self.batches:
-            del self.undone_in_group[group]
-            self._launch_group(following)
+        group.undone -= 1
+        if self.tuned and state.stages[-1].done - (batch + 1) * self.batch_s > self.latency_target_s:
+            group.late = True
+        if not group.undone and group.batches.stop < self.batches:
+            if self.tuned:
+                self.group_size = next_group_size(self.group_size, not group.late)
+            self._launch_group(group.batches.stop)

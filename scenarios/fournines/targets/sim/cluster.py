@@ -57,6 +57,10 @@ class Cluster:
         self.frames = int(shape.horizon_s / shape.slide_s)
         self.processed_events = 0.0
         self._results_left: dict[int, int] = {}  # at the reducer: the machines' results still to come, per window
+        self.cancelled = False  # the job was given up (a machine lost): it starts and emits nothing more
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
     def backlog_events(self) -> float:
         """Events due by now that no source tasklet has processed yet."""
@@ -90,6 +94,8 @@ class Cluster:
             self.cost["result_ns"] * 1e-9, lambda: self._reduced(frame)))
 
     def _reduced(self, frame: int) -> None:
+        if self.cancelled:
+            return
         left = self._results_left.get(frame, self.shape.members) - 1
         if left:
             self._results_left[frame] = left

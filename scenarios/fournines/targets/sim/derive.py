@@ -1,10 +1,13 @@
 """`./fournines calibrate FROM=...`: the calibration derived from real results folders, through the
 analysis' own readers, so a number here is the number the report shows:
 
-- CPU: each run's cores busy (cpu.csv) over its throughput (throughput.csv) after the warm-up. The
-  CPU a run spends per second is rate × source_ns_per_event + (key, slide) pairs per second ×
-  key_slide_ns; runs at two or more key counts give both by least squares, a single key count gives
-  source_ns_per_event alone (everything charged to events);
+- CPU: each run's cores busy (cpu.csv) over its throughput (throughput.csv) after the warm-up, less
+  what the model charges beside the two costs derived (every tasklet's partials of every frame at
+  partial_ns_per_key, every machine's window result at result_ns, both at their stated defaults), so
+  that a run simulated with the calibration spends the CPU the real one did. The rest, per second,
+  is rate × source_ns_per_event + (key, slide) pairs per second × key_slide_ns; runs at two or more
+  key counts give both by least squares, a single key count gives source_ns_per_event alone
+  (everything charged to events);
 - GC: the stop-the-world pauses in the runs' GC logs after the warm-up (gc_log.py): pauses per
   second per member and their mean length;
 - the scheduler: from micro-batch runs' batches.csv after the warm-up (the report's reader), as the
@@ -34,6 +37,7 @@ class Measured:
     folder: Path
     rate: float  # events/s processed after the warm-up
     cores: float  # cores busy after the warm-up
+    other_cores: float  # of them, what the model charges to partials and window results (model_other_cores)
     key_slides_per_s: float  # (key, slide) pairs the owners touch per second
     keys: int
     pauses: int  # stop-the-world pauses after the warm-up, all members
@@ -50,18 +54,30 @@ def measured(folder: Path) -> Measured:
         raise BadInput(folder, "needs throughput.csv and cpu.csv to derive CPU per event")
     scenario = run.info.fields.get("scenario") or {}
     try:
-        keys, query = scenario["load"]["keys"], scenario["query"]
-        window_s, slide_s, members = query["window_ms"] / 1e3, query["slide_ms"] / 1e3, scenario["cluster"]["members"]
+        keys, query, cluster = scenario["load"]["keys"], scenario["query"], scenario["cluster"]
+        window_s, slide_s, members = query["window_ms"] / 1e3, query["slide_ms"] / 1e3, cluster["members"]
+        threads = cluster["threads"]
     except (KeyError, TypeError):
         raise BadInput(folder / "run.json", "needs scenario.load.keys, scenario.query.window_ms and slide_ms "
-                                            "and scenario.cluster.members (a windowed query's run)") from None
+                                            "and scenario.cluster.members and threads (a windowed query's run)") from None
     lead = next(iter(run.latency.values()))
     pauses = [e for e in gc_events(run.path, lead.start_time_s) if e.pause and e.start_s >= run.warmup_s]
     measured_s = float(run.info.fields.get("duration_s") or lead.length_s[lead.measured(run.warmup_s)].sum())
     launch, coordination = _scheduler_costs(folder, scenario, run.warmup_s)
     return Measured(folder, summary.throughput, summary.cores,
+                    model_other_cores(keys, summary.throughput, slide_s, members, threads),
                     distinct_keys(keys, summary.throughput * window_s) / slide_s, keys,
                     len(pauses), sum(e.length_s for e in pauses), measured_s * members, launch, coordination)
+
+
+def model_other_cores(keys: int, rate: float, slide_s: float, members: int, threads: int) -> float:
+    """Cores the model spends beside source_ns_per_event and key_slide_ns at this rate (windowed_job.py,
+    batched_job.py): each of the members × threads tasklets emits a partial per distinct key it saw in a
+    frame, and each machine's result of a window is merged at the reducer, at the stated defaults."""
+    tasklets = members * threads
+    partials_per_s = tasklets * distinct_keys(keys, rate * slide_s / tasklets) / slide_s
+    results_per_s = members / slide_s
+    return (partials_per_s * DEFAULTS["partial_ns_per_key"].value + results_per_s * DEFAULTS["result_ns"].value) * 1e-9
 
 
 def _scheduler_costs(folder: Path, scenario: dict, warmup_s: float) -> tuple[list[float], list[float]]:
@@ -81,7 +97,7 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
     runs = [measured(f) for f in folders]
     names = ", ".join(str(r.folder) for r in runs)
     derived = dict(DEFAULTS)
-    cpu_s = np.array([r.cores for r in runs])
+    cpu_s = np.array([r.cores - r.other_cores for r in runs])
     if len({r.keys for r in runs}) > 1:
         work = np.array([[r.rate, r.key_slides_per_s] for r in runs])
         (per_event, per_key_slide), *_ = np.linalg.lstsq(work, cpu_s, rcond=None)
@@ -91,7 +107,8 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
     else:
         per_event = float(cpu_s.sum() / sum(r.rate for r in runs))
     derived["source_ns_per_event"] = _with(DEFAULTS["source_ns_per_event"], per_event * 1e9,
-                                           f"{names}: cpu.csv cores busy / throughput.csv events/s after the warm-up")
+                                           f"{names}: cpu.csv cores busy, less partials and results at their "
+                                           "defaults, / throughput.csv events/s after the warm-up")
     pauses = sum(r.pauses for r in runs)
     if pauses:
         member_seconds = sum(r.member_seconds for r in runs)

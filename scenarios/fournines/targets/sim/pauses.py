@@ -5,6 +5,7 @@ Knowing them in advance makes preemption exact and cheap: work in progress when 
 resumes when it ends (`finish`), as a JVM's threads do at a safepoint, with no event per pause.
 """
 import bisect
+import math
 
 import numpy as np
 
@@ -29,6 +30,16 @@ class Pauses:
         keep = np.r_[True, starts[1:] > ends[:-1]]
         last = np.r_[np.flatnonzero(keep)[1:] - 1, count - 1]
         return cls(starts[keep], ends[last])
+
+    def stop_from(self, at: float) -> None:
+        """The machine stops at `at` for good (it was lost): one last pause, without end."""
+        i = bisect.bisect_right(self.starts, at)
+        del self.starts[i:], self.ends[i:]
+        if self.starts and self.ends[-1] >= at:
+            self.ends[-1] = math.inf
+        else:
+            self.starts.append(at)
+            self.ends.append(math.inf)
 
     def total_s(self) -> float:
         return float(sum(e - s for s, e in zip(self.starts, self.ends)))

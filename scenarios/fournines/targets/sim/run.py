@@ -28,13 +28,15 @@ EXIT_SIGINT = 130
 
 
 def run(scenario: dict, calibration: Path | None, profile: MachineProfile, seed: int, command: list[str],
-        results_root: Path) -> int:
+        results_root: Path, run_dir: Path | None = None) -> int:
     """Simulates the scenario with the calibration file, or the stated defaults when None (a bad
-    file fails before the folder is made); returns the runner's exit code."""
+    file fails before the folder is made); returns the runner's exit code. The results go to
+    `run_dir` if given (an existing empty folder, as a search's trial gives), else to a new folder in
+    `results_root`."""
     calibrated = read_calibration(calibration) if calibration else DEFAULTS
     costs = profile.scaled(calibrated)
     cores = profile.cores or scenario["cluster"]["threads"]
-    run_dir = new_results_folder(f"{scenario['name']}-sim", results_root)
+    run_dir = run_dir or new_results_folder(f"{scenario['name']}-sim", results_root)
     print(f"results: {run_dir}", file=sys.stderr)
     write_text(run_dir / "scenario.json", json.dumps(scenario, indent=2) + "\n")
     write_calibration(run_dir / CALIBRATION_COPY, calibrated)

@@ -12,8 +12,6 @@ def unsimulated(scenario: dict) -> list[str]:
              ("guarantee", scenario["guarantee"], ("none",))]
     problems = [f"the simulator models {path}={' or '.join(map(str, allowed))} only so far; field {path}={value}"
                 for path, value, allowed in rules if value not in allowed]
-    if scenario.get("group_size") == "auto":
-        problems.append("the simulator does not tune the group size (AIMD) yet; field group_size=auto: give a number")
     if scenario["faults"]:
         problems.append("the simulator does not model faults yet; field faults has "
                         f"{len(scenario['faults'])}")

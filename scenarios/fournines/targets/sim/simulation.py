@@ -33,7 +33,7 @@ def job_shape(scenario: dict, cores: int) -> JobShape:
 
 
 @contextmanager
-def _rare_cycle_collection():
+def rare_cycle_collection():
     """The model allocates a callback per piece of work and reference counting frees nearly all of
     them; at Python's default pace the cyclic collector rescans an overloaded cluster's whole backlog
     every few hundred allocations. Measured: 20 simulated s of Q5 at 1 B events/s on 45 x 16 cores in
@@ -46,13 +46,16 @@ def _rare_cycle_collection():
         gc.set_threshold(*before)
 
 
-def job_model(scenario: dict, *args) -> Cluster:
-    """The scenario's execution model on the cluster `args` describe (Cluster's arguments)."""
+def job_model(scenario: dict, *args, first_s: float = 0.0) -> Cluster:
+    """The scenario's execution model on the cluster `args` describe (Cluster's arguments), starting
+    from event time `first_s` (a restart's)."""
     execution = scenario["execution"]
     if execution == "continuous":
-        return WindowedJob(*args)
+        return WindowedJob(*args, first_s=first_s)
+    target_ms = scenario.get("latency_target_ms")  # with group_size auto only
     return BatchedJob(*args, batch_s=scenario["batch_ms"] / 1e3, group_size=scenario["group_size"],
-                      pre_scheduled=execution == "group")
+                      pre_scheduled=execution == "group", latency_target_s=target_ms / 1e3 if target_ms else None,
+                      first_s=first_s)
 
 
 def simulate(scenario: dict, costs: dict[str, Parameter], cores: int, seed: int,
@@ -68,7 +71,7 @@ def simulate(scenario: dict, costs: dict[str, Parameter], cores: int, seed: int,
     for second in range(1, int(np.ceil(shape.horizon_s)) + 1):
         t = min(float(second), shape.horizon_s)
         try:
-            with _rare_cycle_collection():
+            with rare_cycle_collection():
                 loop.run(t)
         except KeyboardInterrupt:
             interrupted = True

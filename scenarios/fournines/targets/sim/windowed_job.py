@@ -29,7 +29,8 @@ def source_batch_s(members: int, slide_s: float) -> float:
 
 
 class WindowedJob(Cluster):
-    def __init__(self, *args):
+    def __init__(self, *args, first_s: float = 0.0):
+        """`first_s`: the event time the sources start from (a restart from a snapshot taken then)."""
         super().__init__(*args)
         shape, c = self.shape, self.cost
         n, cores = shape.members, shape.cores
@@ -43,12 +44,18 @@ class WindowedJob(Cluster):
         # Work outstanding, per machine and frame: source batches; partial messages still to arrive.
         self.sources_left = [dict() for _ in range(n)]
         self.partials_left = [dict() for _ in range(n)]
+        # the sources hand over whole frames: a restart replays from the start of the frame first_s falls in
+        self.first_batch = int(first_s / shape.slide_s + 1e-9) * self.batches_per_frame
 
     def start(self) -> None:
-        self.loop.at(self.batch_s, lambda: self._source_batch(0))
+        """Batches due before now (a restart's replay) are handed over at once, in order."""
+        first = self.first_batch
+        self.loop.at((first + 1) * self.batch_s, lambda: self._source_batch(first))
 
     def _source_batch(self, batch: int) -> None:
         """The events due in the batch are handed to the sources at its end; the next batch is due a batch later."""
+        if self.cancelled:
+            return
         if batch + 1 < self.frames * self.batches_per_frame:
             self.loop.at((batch + 2) * self.batch_s, lambda: self._source_batch(batch + 1))
         frame, within = divmod(batch, self.batches_per_frame)
