@@ -1,6 +1,7 @@
 package io.fournines.nexmark.driver;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A job's graph as one member runs it, for {@code graph.json} (scenarios/docs/member-contract.md):
@@ -20,5 +21,10 @@ public record JobGraph(List<Vertex> vertices, List<Edge> edges) {
      * @param distributed whether items cross members
      */
     public record Edge(String from, String to, String routing, boolean distributed) {
+
+        /** An edge whose routing is an engine's constant, spelled as the contract does (ALL_TO_ONE: all-to-one). */
+        public static Edge of(String from, String to, Enum<?> routing, boolean distributed) {
+            return new Edge(from, to, routing.name().toLowerCase(Locale.ROOT).replace('_', '-'), distributed);
+        }
     }
 }

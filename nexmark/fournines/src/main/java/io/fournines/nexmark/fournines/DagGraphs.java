@@ -9,7 +9,6 @@ import io.fournines.nexmark.driver.JobGraph;
 import io.fournines.nexmark.driver.VertexCounters;
 
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /** The reference engine's DAG and job metrics in the member contract's terms (graph.json, vertices.csv). */
@@ -25,8 +24,7 @@ final class DagGraphs {
     }
 
     private static JobGraph.Edge edge(Edge e) {
-        return new JobGraph.Edge(e.source().name(), e.destination().name(), e.routingPolicy().name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                e.isDistributed());
+        return JobGraph.Edge.of(e.source().name(), e.destination().name(), e.routingPolicy(), e.isDistributed());
     }
 
     /** {@code metrics} are the job's counters by {@code vertex.counter} ({@link io.fournines.engine.job.Job#metrics()}). */

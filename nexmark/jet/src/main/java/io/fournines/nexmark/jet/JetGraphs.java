@@ -13,7 +13,6 @@ import io.fournines.nexmark.driver.VertexCounters;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -37,8 +36,7 @@ final class JetGraphs {
         for (Vertex v : dag) {
             vertices.add(new JobGraph.Vertex(v.getName(), v.determineLocalParallelism(threads)));
             for (Edge e : dag.getOutboundEdges(v.getName())) {
-                edges.add(new JobGraph.Edge(e.getSourceName(), e.getDestName(), e.getRoutingPolicy().name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                        e.isDistributed()));
+                edges.add(JobGraph.Edge.of(e.getSourceName(), e.getDestName(), e.getRoutingPolicy(), e.isDistributed()));
             }
             totals.put(v.getName(), new long[4]);
         }
