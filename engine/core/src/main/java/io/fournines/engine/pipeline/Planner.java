@@ -11,6 +11,7 @@ import io.fournines.engine.dag.Vertex;
 import io.fournines.engine.processor.AccumulateByFrameP;
 import io.fournines.engine.processor.AccumulateByKeyP;
 import io.fournines.engine.processor.CombineByKeyP;
+import io.fournines.engine.processor.FusedOutputP;
 import io.fournines.engine.processor.HashJoinP;
 import io.fournines.engine.processor.MapStatefulP;
 import io.fournines.engine.processor.SlidingWindowP;
@@ -31,6 +32,8 @@ import java.util.function.Supplier;
  * Turns a pipeline's transforms into a DAG:
  * <ul>
  * <li>a chain of stateless stages, each the only consumer of the one before, becomes one fused vertex;
+ *     after a windowed aggregation (one result per key and slide) whose only consumer it is, it is
+ *     fused into the window's last vertex instead ({@link FusedOutputP});
  * <li>an aggregation becomes two vertices: accumulate locally (isolated edge, same core as its input),
  *     then combine on the key's owner (partitioned, distributed edge), so only partials travel;
  * <li>a hash join's build side is broadcast on an edge that is drained before the stream side.
@@ -44,6 +47,8 @@ final class Planner {
     private final Dag dag = new Dag();
     private final Map<Transform, Vertex> outputVertex = new IdentityHashMap<>();
     private final Map<Transform, List<Transform.Stateless>> chains = new IdentityHashMap<>();
+    /** The stateless chain fused into a window aggregate's output, by the aggregate. */
+    private final Map<Transform, List<Transform.Stateless>> fusedAfterWindow = new IdentityHashMap<>();
     private final Map<Vertex, Integer> nextOutputOrdinal = new HashMap<>();
     private final Map<Vertex, Integer> nextInputOrdinal = new HashMap<>();
 
@@ -93,6 +98,23 @@ final class Planner {
                 chains.put(s, chain);
             }
         }
+        for (List<Transform.Stateless> chain : chains.values()) {
+            Transform up = chain.get(0).upstream.get(0);
+            if (up instanceof Transform.WindowAggregate && up.downstream.size() == 1 && chain.stream().noneMatch(c -> c.flat)) {
+                fusedAfterWindow.put(up, chain);
+            }
+        }
+    }
+
+    /** The vertex that outputs window aggregate {@code w}, with the chain after it fused in if there is one. */
+    private Vertex windowOutputVertex(Transform.WindowAggregate w, String name, Supplier<Processor> processor) {
+        List<Transform.Stateless> chain = fusedAfterWindow.get(w);
+        if (chain == null) {
+            return dag.newVertex(uniqueName(name), processor);
+        }
+        Function<Object, Object> fn = compose(chain);
+        String fusedName = "fused(" + name + ", " + String.join(", ", chain.stream().map(c -> c.name).toList()) + ")";
+        return dag.newVertex(uniqueName(fusedName), () -> new FusedOutputP(processor.get(), fn));
     }
 
     /**
@@ -124,6 +146,10 @@ final class Planner {
 
     private void planStateless(Transform.Stateless s) {
         List<Transform.Stateless> chain = chains.get(s);
+        if (fusedAfterWindow.get(chain.get(0).upstream.get(0)) == chain) {
+            outputVertex.put(s, outputVertex.get(chain.get(0).upstream.get(0)));
+            return;
+        }
         if (chain.get(0) != s) {
             outputVertex.put(s, outputVertex.get(chain.get(0)));
             return;
@@ -164,7 +190,7 @@ final class Planner {
 
     private void planGroupAggregate(Transform.GroupAggregate g) {
         planTwoStages(g, "accumulate-by-key", () -> new AccumulateByKeyP(g.keyFn, g.operation),
-                () -> new CombineByKeyP(g.operation, g.outputFn), g.keyed, g.keyFn);
+                () -> dag.newVertex(uniqueName(g.name), () -> new CombineByKeyP(g.operation, g.outputFn)), g.keyed, g.keyFn);
     }
 
     private void planWindowAggregate(Transform.WindowAggregate w) {
@@ -173,7 +199,7 @@ final class Planner {
             return;
         }
         planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
-                () -> new SlidingWindowP(w.window, w.operation, w.outputFn), w.keyed, w.keyFn);
+                () -> windowOutputVertex(w, w.name, () -> new SlidingWindowP(w.window, w.operation, w.outputFn)), w.keyed, w.keyFn);
     }
 
     /**
@@ -183,12 +209,12 @@ final class Planner {
     @SuppressWarnings("unchecked")
     private void planWindowAggregateOverKeys(Transform.WindowAggregate w) {
         planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
-                () -> SlidingWindowP.overKeys(w.window, (AggregateOperation<?, LongAccumulator, Long>) w.operation, w.overKeys),
+                () -> dag.newVertex(uniqueName(w.name),
+                        () -> SlidingWindowP.overKeys(w.window, (AggregateOperation<?, LongAccumulator, Long>) w.operation, w.overKeys)),
                 true, w.keyFn);
         Vertex perKey = outputVertex.get(w);
         WindowDefinition oneSlide = WindowDefinition.tumbling(w.window.slide());
-        Vertex overKeys = dag.newVertex(uniqueName("combine-over-keys"),
-                () -> new SlidingWindowP(oneSlide, w.overKeys.combining(), w.outputFn));
+        Vertex overKeys = windowOutputVertex(w, "combine-over-keys", () -> new SlidingWindowP(oneSlide, w.overKeys.combining(), w.outputFn));
         dag.edge(toOwner(Edge.between(perKey, overKeys), false));
         outputVertex.put(w, overKeys);
     }
@@ -198,10 +224,10 @@ final class Planner {
      * Without local pre-aggregation the raw items go to the key's owner first, and its accumulator
      * hands the partials to the combiner of the same keys next to it.
      */
-    private void planTwoStages(Transform t, String accumulateName, Supplier<Processor> accumulateP, Supplier<Processor> combineP, boolean keyed,
+    private void planTwoStages(Transform t, String accumulateName, Supplier<Processor> accumulateP, Supplier<Vertex> combineVertex, boolean keyed,
                                Function<?, ?> keyFn) {
         Vertex accumulate = dag.newVertex(uniqueName(accumulateName), accumulateP);
-        Vertex combine = dag.newVertex(uniqueName(t.name), combineP);
+        Vertex combine = combineVertex.get();
         if (localPreAggregation) {
             connect(t.upstream.get(0), accumulate, Edge::isolated);
         } else {

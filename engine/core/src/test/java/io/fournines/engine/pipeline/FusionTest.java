@@ -72,4 +72,42 @@ class FusionTest {
         assertThat(p.explain()).contains("vertex fused(map, filter, flatMap, map)");
         assertThat(out).containsExactlyInAnyOrder("v10", "v-10", "v30", "v-30", "v50", "v-50");
     }
+
+    /**
+     * A window emits a result per key and slide: the stateless stages after it run in its own
+     * vertex, on the way out, with the same results as a vertex of their own (the window output
+     * consumed twice, which keeps the chain apart).
+     */
+    @Test
+    void statelessStagesAfterAWindowAreFusedIntoItWithTheSameResults() {
+        List<Object> fused = new ArrayList<>();
+        Pipeline p = Pipeline.create();
+        windowedCounts(p).map(r -> r.key() + "=" + r.result()).filter(s -> !s.startsWith("0=")).writeTo(Sinks.list(fused));
+        assertThat(p.explain()).contains("vertex fused(sliding-window, map, filter)").doesNotContain("vertex map\n");
+
+        List<Object> apart = new ArrayList<>();
+        Pipeline q = Pipeline.create();
+        StreamStage<io.fournines.engine.window.KeyedWindowResult<Long, Long>> counts = windowedCounts(q);
+        counts.map(r -> r.key() + "=" + r.result()).filter(s -> !s.startsWith("0=")).writeTo(Sinks.list(apart));
+        counts.writeTo(Sinks.discard());
+        assertThat(q.explain()).contains("vertex fused(map, filter)");
+
+        try (Engine engine = TestEngines.start()) {
+            engine.newJob(p).join();
+            engine.newJob(q).join();
+        }
+        assertThat(fused).isNotEmpty().containsExactlyInAnyOrderElementsOf(apart);
+    }
+
+    private static StreamStage<io.fournines.engine.window.KeyedWindowResult<Long, Long>> windowedCounts(Pipeline p) {
+        List<Long> times = new ArrayList<>();
+        for (long t = 0; t < 1_000; t++) {
+            times.add(t);
+        }
+        return p.readFrom(Sources.boundedStream(times))
+                .withTimestamps(x -> x, 0)
+                .groupingKey(x -> x % 3)
+                .window(WindowDefinition.sliding(100, 10))
+                .aggregate(AggregateOperations.counting());
+    }
 }
