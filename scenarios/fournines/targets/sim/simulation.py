@@ -1,6 +1,6 @@
 """One simulated run of a resolved scenario: the model built from the calibration (as the machine
 profile scales it), run one simulated second at a time, sampled at each second's end as the member's
-samplers do. Deterministic: the seed draws every random quantity (the GC pauses), and the loop
+samplers do. Deterministic: the seed draws every random quantity (the GC pauses and stalls), and the loop
 breaks ties in scheduling order."""
 import gc
 from contextlib import contextmanager
