@@ -23,6 +23,13 @@ def test_stalls_drawn_over_a_long_run_have_the_calibrated_rate_mean_and_exponent
     assert lengths.std() == pytest.approx(lengths.mean(), rel=0.05)  # exponential: as wide as its mean
 
 
+def test_no_stalls_draw_nothing_so_the_seed_gives_the_gc_pauses_it_gave_without_them():
+    rng = np.random.default_rng(1)
+    before = rng.bit_generator.state
+    assert Pauses.drawn(rng, 0.0, 4e-3, 100.0).starts == []
+    assert rng.bit_generator.state == before
+
+
 def test_merged_stops_hold_the_machine_whenever_either_does():
     gc = Pauses(np.array([1.0, 5.0]), np.array([1.5, 5.2]))
     stalls = Pauses(np.array([1.4, 3.0]), np.array([2.0, 3.1]))
