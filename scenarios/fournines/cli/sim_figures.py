@@ -31,8 +31,9 @@ SETTINGS = ("MAX_MACHINES", "DURATION", "CALIBRATION", "SEED")
 @click.argument("assignments", nargs=-1, type=click.UNPROCESSED)
 @results_root_option("the figures' folder")
 def sim_figures(assignments, results_root):
-    """Simulate the papers' scale figures (Drizzle Fig. 4(a), 5(b), 6, 7, 10; Jet Fig. 10, 8) with the published
-    values overlaid, and print the ratios the simulator issue asks for; scenarios/docs/simulate.md.
+    """Simulate the papers' scale figures (Drizzle Fig. 4(a), 5(b), 6(a) and (b), 7, 10; Jet Fig. 10, 8)
+    with the published values overlaid, and print the ratios the simulator issue asks for;
+    scenarios/docs/simulate.md.
 
     MAX_MACHINES=N leaves out clusters larger than N, DURATION=10s sets every point's simulated seconds
     (both for a quick look), CALIBRATION=file.yaml (default: the stated defaults), SEED=1.

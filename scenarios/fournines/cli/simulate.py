@@ -66,7 +66,8 @@ def _profile(name: str):
 
 
 @click.command(help="Derive a calibration file from real results folders: CPU per event from their CPU and "
-                    "throughput series, GC pauses from their GC logs, the cost per (key, slide) from runs at two "
+                    "throughput series, GC pauses from their GC logs, stalls from their windows' latencies, the cost "
+                    "per (key, slide) from runs at two "
                     "key counts, the scheduler's costs from micro-batch runs' batches.csv; every other parameter "
                     "keeps its stated default. "
                     "Example: ./fournines calibrate FROM=results/a,results/b --out calibration.yaml")

@@ -2,6 +2,7 @@
 made from known costs, and on a simulated micro-batch run made with known scheduler costs: it
 recovers them, and says where each came from."""
 import json
+import math
 from dataclasses import replace
 from datetime import datetime, timezone
 
@@ -20,15 +21,16 @@ NS_PER_EVENT, NS_PER_KEY_SLIDE = 800.0, 250.0
 THREADS = 2
 
 
-def results_folder(path, keys, pauses_ms):
+def results_folder(path, keys, pauses_ms, windows_us=lambda second: [1000]):
     """A run whose cores busy are what the costs above make of its rate and keys; `pauses_ms`: GC pauses,
-    one a second from the warm-up's end."""
+    one a second from the warm-up's end; `windows_us(second)`: the windows' latencies that second."""
     path.mkdir()
     cores = (RATE * NS_PER_EVENT * 1e-9 + distinct_keys(keys, RATE * WINDOW_S) / SLIDE_S * NS_PER_KEY_SLIDE * 1e-9
              + model_other_cores(keys, RATE, SLIDE_S, 1, THREADS))
     recorder = Recorder(("latency",), WARMUP_S)
     for second in range(SECONDS):
-        recorder.latency("latency", second + 0.5, 1000)
+        for micros in windows_us(second):
+            recorder.latency("latency", second + 0.5, micros)
         recorder.sample(second + 1.0, RATE * (second + 1), cores * (second + 1), RATE * (second + 1), 0.0)
     recorder.write(path, START_EPOCH_S, SECONDS)
     (path / "gc.log").write_text("".join(
@@ -90,6 +92,8 @@ def test_calibrate_recovers_the_scheduler_costs_a_simulated_micro_batch_run_was_
     assert derived["scheduler_task_us"].value == pytest.approx(200.0, abs=1)
     assert derived["batch_coordination_us"].value == pytest.approx(800.0, abs=1)
     assert str(folder) in derived["scheduler_task_us"].source
+    # its windows wait for their batch, up to 100 ms: spread by the scheduler, not stalls
+    assert derived["stalls_per_s"] == DEFAULTS["stalls_per_s"]
 
 
 def test_a_calibration_from_simulated_runs_gives_back_the_costs_they_were_simulated_with(tmp_path):
@@ -106,3 +110,23 @@ def test_a_calibration_from_simulated_runs_gives_back_the_costs_they_were_simula
     derived = calibrated(tmp_path, folders)
     assert derived["source_ns_per_event"].value == pytest.approx(700.0, rel=0.02)
     assert derived["key_slide_ns"].value == pytest.approx(120.0, rel=0.05)
+
+
+def test_calibrate_derives_the_stalls_from_the_windows_slower_than_the_median_by_more_than_a_batch(tmp_path):
+    """Each second 98 windows at 400 µs and two past the 1 ms threshold (1 and 3 ms beyond it, 2 ms on
+    average); in the seconds a 3 ms GC pause began in or before, two more at 50 ms, which the GC model
+    accounts for: left out. Windows past 1.4 ms: 2 of every 100 in the 8 seconds kept."""
+    def windows(second):
+        return [400] * 98 + [2400, 4400] + ([50_000, 50_000] if second in (3, 4) else [])
+
+    folder = results_folder(tmp_path / "stalling", 1_000, [0.5, 3.0], windows)
+    calibration = calibrated(tmp_path, [folder])
+    mean_s = 2.0015e-3  # the buckets' midpoints 2401 and 4402 µs, less 1400
+    assert calibration["stall_mean_ms"].value == pytest.approx(mean_s * 1e3, abs=1e-3)
+    assert calibration["stalls_per_s"].value == pytest.approx(16 / 800 * math.exp(1e-3 / mean_s) / mean_s, rel=1e-3)
+    assert str(folder) in calibration["stalls_per_s"].source and "latency.hlog" in calibration["stalls_per_s"].source
+
+
+def test_a_run_without_windows_past_the_threshold_keeps_the_default_of_no_stalls(tmp_path):
+    calibration = calibrated(tmp_path, [results_folder(tmp_path / "steady", 1_000, [])])
+    assert calibration["stalls_per_s"] == DEFAULTS["stalls_per_s"]

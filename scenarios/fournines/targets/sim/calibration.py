@@ -66,6 +66,13 @@ DEFAULTS: dict[str, Parameter] = {
     "gc_pause_mean_ms": _default(
         2.0, "ms", "mean length of a stop-the-world GC pause",
         "no GC log given: a short young pause of a small heap"),
+    "stalls_per_s": _default(
+        0, "1/s", "stalls per second per machine: every core unavailable to the job for a while (JIT, the OS's "
+                  "scheduling, the hypervisor, a concurrent GC cycle's threads), beside the GC pauses",
+        "none modelled until calibrate derives them from a run's latency.hlog (stall_estimate.py)"),
+    "stall_mean_ms": _default(
+        0, "ms", "mean length of a stall (lengths exponential about it)",
+        "none modelled until calibrate derives it from a run's latency.hlog (stall_estimate.py)"),
 }
 
 

@@ -1,5 +1,5 @@
 """What every execution model of the windowed job shares: the job's shape, the N machines (stations
-with their GC pauses), the network between them, the calibrated costs in seconds, and the per-window
+with their GC pauses and stalls), the network between them, the calibrated costs in seconds, and the per-window
 reduction on the first machine, where a window's latency is decided and recorded.
 
 Latency is taken exactly where it is decided: the window's emission time minus its end, which is the
@@ -50,9 +50,12 @@ class Cluster:
         self.cost = {name: p.value for name, p in costs.items()}
         c = self.cost
         self.network = Network(c["network_hop_us"] * 1e-6, c["network_ns_per_byte"] * 1e-9)
-        self.machines = [Station(loop, shape.cores, Pauses.drawn(rng, c["gc_pauses_per_s"], c["gc_pause_mean_ms"] * 1e-3,
-                                                                 shape.horizon_s))
-                         for _ in range(shape.members)]
+        self.machines, self.stops_drawn = [], []  # stops_drawn: (GC pauses, stalls) per machine, for member.json
+        for _ in range(shape.members):
+            gc = Pauses.drawn(rng, c["gc_pauses_per_s"], c["gc_pause_mean_ms"] * 1e-3, shape.horizon_s)
+            stalls = Pauses.drawn(rng, c["stalls_per_s"], c["stall_mean_ms"] * 1e-3, shape.horizon_s)
+            self.machines.append(Station(loop, shape.cores, Pauses.merged(gc, stalls)))
+            self.stops_drawn.append((len(gc.starts), len(stalls.starts)))
         self.frames_per_window = max(1, round(shape.window_s / shape.slide_s))
         self.frames = int(shape.horizon_s / shape.slide_s)
         self.processed_events = 0.0

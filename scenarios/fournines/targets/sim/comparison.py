@@ -105,7 +105,7 @@ def _cpu(predicted: Run, measured: Run) -> list[str]:
 
 def _spread(row: Comparison, predicted: Run, measured: Run) -> list[str]:
     """A tail the real run has and the model not: its costs are fixed per event and per key, so its
-    latencies vary only with GC pauses and queueing."""
+    latencies vary only with GC pauses, the calibrated stalls and queueing."""
     if row.metric not in ("p99", "p99.99"):
         return []
     p = PERCENTILES[row.metric]
@@ -114,7 +114,7 @@ def _spread(row: Comparison, predicted: Run, measured: Run) -> list[str]:
     if real <= SPREAD_FACTOR * model:
         return []
     return [f"the real {row.metric} is {real:.1f}× its p50, the model's {model:.1f}×: the model's service times do "
-            "not vary (only GC pauses and queueing spread its latencies)"]
+            "not vary (only GC pauses, the calibrated stalls and queueing spread its latencies)"]
 
 
 def _stall(row: Comparison, measured: Run) -> list[str]:

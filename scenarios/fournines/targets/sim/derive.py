@@ -10,6 +10,9 @@ analysis' own readers, so a number here is the number the report shows:
   (everything charged to events);
 - GC: the stop-the-world pauses in the runs' GC logs after the warm-up (gc_log.py): pauses per
   second per member and their mean length;
+- stalls: from continuous runs' window latencies (latency.hlog) after the warm-up, those slower than
+  the median by more than one source batch, outside GC pauses (stall_estimate.py): their rate per
+  machine and mean length;
 - the scheduler: from micro-batch runs' batches.csv after the warm-up (the report's reader), as the
   model defines them (batched_job.py): a stage's launch to its first start is the first machine's
   tasks launched, so scheduler_task_us is that over the threads of a machine; a stage's last finish
@@ -25,9 +28,11 @@ import numpy as np
 
 from fournines.targets.sim.calibration import DEFAULTS, Parameter
 from fournines.targets.sim.cluster import distinct_keys
+from fournines.targets.sim.stall_estimate import THRESHOLD_S, Exceedances, exceedances, stall_rate_and_mean
 from fournines_analysis.batches import BATCHES_FILE, measured_batches, read_batches
 from fournines_analysis.errors import BadInput
 from fournines_analysis.gc_log import gc_events
+from fournines_analysis.hlog import LatencyLog
 from fournines_analysis.results import load_run
 from fournines_analysis.summary import summarize
 
@@ -45,6 +50,7 @@ class Measured:
     member_seconds: float  # measured seconds × members
     task_launch_us: list[float]  # micro-batch runs: per batch, a stage's launch to its start over a machine's threads
     stage_coordination_us: list[float]  # per batch, a stage's last finish to its done
+    windows: Exceedances  # the windows past the stall threshold
 
 
 def measured(folder: Path) -> Measured:
@@ -61,13 +67,22 @@ def measured(folder: Path) -> Measured:
         raise BadInput(folder / "run.json", "needs scenario.load.keys, scenario.query.window_ms and slide_ms "
                                             "and scenario.cluster.members and threads (a windowed query's run)") from None
     lead = next(iter(run.latency.values()))
-    pauses = [e for e in gc_events(run.path, lead.start_time_s) if e.pause and e.start_s >= run.warmup_s]
+    every_pause = [e for e in gc_events(run.path, lead.start_time_s) if e.pause]
+    pauses = [e for e in every_pause if e.start_s >= run.warmup_s]
     measured_s = float(run.info.fields.get("duration_s") or lead.length_s[lead.measured(run.warmup_s)].sum())
     launch, coordination = _scheduler_costs(folder, scenario, run.warmup_s)
     return Measured(folder, summary.throughput, summary.cores,
                     model_other_cores(keys, summary.throughput, slide_s, members, threads),
                     distinct_keys(keys, summary.throughput * window_s) / slide_s, keys,
-                    len(pauses), sum(e.length_s for e in pauses), measured_s * members, launch, coordination)
+                    len(pauses), sum(e.length_s for e in pauses), measured_s * members, launch, coordination,
+                    _windows_past_the_stall_threshold(lead, run.warmup_s, every_pause, scenario))
+
+
+def _windows_past_the_stall_threshold(lead: LatencyLog, warmup_s: float, pauses: list, scenario: dict) -> Exceedances:
+    """Continuous runs only: a batched run's windows also wait for the scheduler, whose costs are not stalls."""
+    if scenario.get("execution", "continuous") != "continuous":
+        return Exceedances(0.0, 0, 0.0)
+    return exceedances(lead, warmup_s, pauses, scenario["cluster"]["members"])
 
 
 def model_other_cores(keys: int, rate: float, slide_s: float, members: int, threads: int) -> float:
@@ -116,6 +131,16 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
                                            f"{names}: gc.log pauses after the warm-up per member-second")
         derived["gc_pause_mean_ms"] = _with(DEFAULTS["gc_pause_mean_ms"], sum(r.pause_s for r in runs) / pauses * 1e3,
                                             f"{names}: gc.log mean pause length after the warm-up")
+    stalls = stall_rate_and_mean([r.windows for r in runs])
+    if stalls is not None:
+        per_s, mean_s = stalls
+        threshold = f"{THRESHOLD_S * 1e3:g} ms"
+        how = (f"{names}: latency.hlog of the continuous runs after the warm-up, windows slower than the median by "
+               f"more than {threshold} outside GC pauses")
+        derived["stalls_per_s"] = _with(DEFAULTS["stalls_per_s"], per_s,
+                                        f"{how}: their share × e^({threshold} / mean) / mean, per machine "
+                                        "(stall_estimate.py)")
+        derived["stall_mean_ms"] = _with(DEFAULTS["stall_mean_ms"], mean_s * 1e3, f"{how}: their mean excess")
     launches = [us for r in runs for us in r.task_launch_us]
     if launches:
         batched = ", ".join(str(r.folder) for r in runs if r.task_launch_us)

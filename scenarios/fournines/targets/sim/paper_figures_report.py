@@ -1,6 +1,6 @@
 """The report of `./fournines sim-figures`, in its folder: each figure drawn (plots/<name>.png) with the
 published values overlaid in black (× a value, ▼ an upper bound), its points in a table beside the
-published ones, the ratios against the papers', and what was not built; report.md, report.html and
+published ones, and the ratios against the papers'; report.md, report.html and
 figures.json (the same for scripts). Every title says SIMULATED, and the first paragraph names the
 calibration, as every simulated run's report does."""
 import json
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure as Drawing
 
-from fournines.targets.sim.paper_figures import NOT_DONE, Figure, Ratio
+from fournines.targets.sim.paper_figures import Figure, Ratio
 from fournines_analysis import plots
 from fournines_analysis.document import Block, Heading, Image, Paragraph, Table, write
 from fournines_analysis.errors import write_text
@@ -80,13 +80,11 @@ def write_report(folder: Path, figures: list[Figure], ratios: list[Ratio], calib
     ]
     for figure in figures:
         blocks += _blocks(figure, folder)
-    blocks += [Heading("Not built"), Table(["figure", "why"], [list(row) for row in NOT_DONE])]
     record = {"calibration": calibration, "scale": scale,
               "figures": [{"name": f.name, "title": f.title, "x": f.x_label, "y": f.y_label, "note": f.note,
                            "curves": {label: points for label, points in f.curves.items()},
                            "published": [vars(p) for p in f.published], "published_note": f.published_note}
                           for f in figures],
-              "ratios": [vars(r) for r in ratios],
-              "not_built": [{"figure": name, "why": why} for name, why in NOT_DONE]}
+              "ratios": [vars(r) for r in ratios]}
     json_path = write_text(folder / "figures.json", json.dumps(record, indent=2) + "\n")
     return (*write(blocks, folder), json_path)

@@ -1,5 +1,6 @@
-"""A machine's stop-the-world GC pauses, drawn up front for the whole run: a Poisson process of
-pause starts at a calibrated rate, each pause's length exponential about the calibrated mean.
+"""The times a machine's cores are all stopped, drawn up front for the whole run: its stop-the-world
+GC pauses and its stalls (the cores unavailable to the job: JIT, the OS, the hypervisor), each a
+Poisson process of starts at a calibrated rate with lengths exponential about the calibrated mean.
 
 Knowing them in advance makes preemption exact and cheap: work in progress when a pause begins
 resumes when it ends (`finish`), as a JVM's threads do at a safepoint, with no event per pause.
@@ -24,11 +25,24 @@ class Pauses:
         if not count:
             return cls.none()
         starts = np.sort(rng.uniform(0, horizon_s, count))  # a Poisson process's points, given their count
-        ends = starts + rng.exponential(mean_s, count)
-        # Overlapping pauses merge into one: the machine is stopped until the later one ends.
+        return cls._overlaps_merged(starts, starts + rng.exponential(mean_s, count))
+
+    @classmethod
+    def merged(cls, *every: "Pauses") -> "Pauses":
+        """The machine stopped whenever any of `every` stops it (its GC pauses and its stalls)."""
+        starts = np.concatenate([np.asarray(p.starts, dtype=float) for p in every])
+        ends = np.concatenate([np.asarray(p.ends, dtype=float) for p in every])
+        if not len(starts):
+            return cls.none()
+        order = np.argsort(starts, kind="stable")
+        return cls._overlaps_merged(starts[order], ends[order])
+
+    @classmethod
+    def _overlaps_merged(cls, starts: np.ndarray, ends: np.ndarray) -> "Pauses":
+        """Sorted starts with their ends; overlapping stops become one, lasting until the later one ends."""
         ends = np.maximum.accumulate(ends)
         keep = np.r_[True, starts[1:] > ends[:-1]]
-        last = np.r_[np.flatnonzero(keep)[1:] - 1, count - 1]
+        last = np.r_[np.flatnonzero(keep)[1:] - 1, len(starts) - 1]
         return cls(starts[keep], ends[last])
 
     def stop_from(self, at: float) -> None:

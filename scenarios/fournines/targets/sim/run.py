@@ -86,6 +86,7 @@ def _member_report(scenario: dict, simulated: Simulated, calibration: str, profi
         "dropped_events": 0,
         "throughput_counts": "events reaching the query's first stage",
         "hlog_values_written": simulated.recorder.values_written(),
-        "gc_pauses_simulated": [len(m.pauses.starts) for m in simulated.job.machines],
+        "gc_pauses_simulated": [gc for gc, _ in simulated.job.stops_drawn],
+        "stalls_simulated": [stalls for _, stalls in simulated.job.stops_drawn],
         "guarantee": scenario["guarantee"],
     }

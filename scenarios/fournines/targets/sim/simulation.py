@@ -1,6 +1,6 @@
 """One simulated run of a resolved scenario: the model built from the calibration (as the machine
 profile scales it), run one simulated second at a time, sampled at each second's end as the member's
-samplers do. Deterministic: the seed draws every random quantity (the GC pauses), and the loop
+samplers do. Deterministic: the seed draws every random quantity (the GC pauses and stalls), and the loop
 breaks ties in scheduling order."""
 import gc
 from contextlib import contextmanager
@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+from hdrh.histogram import HdrHistogram
 
 from fournines.targets.sim.batched_job import BatchedJob
 from fournines.targets.sim.calibration import Parameter
 from fournines.targets.sim.cluster import SERIES, Cluster, JobShape
 from fournines.targets.sim.event_loop import HeapLoop, Scheduler
-from fournines.targets.sim.recorder import Recorder
+from fournines.targets.sim.recorder import DIGITS, HIGHEST_US, LOWEST_US, Recorder
 from fournines.targets.sim.windowed_job import WindowedJob
 
 
@@ -23,6 +24,15 @@ class Simulated:
     job: Cluster  # the model run: WindowedJob (continuous) or BatchedJob (micro-batch, group)
     end_s: float  # simulated seconds run: warm-up + duration, or less if stopped
     interrupted: bool  # stopped by Ctrl-C before the horizon
+
+
+def measured_latency(result: Simulated, warmup_s: float) -> HdrHistogram:
+    """The windows' latencies after the warm-up, pooled."""
+    pooled = HdrHistogram(LOWEST_US, HIGHEST_US, DIGITS)
+    for second, histogram in result.recorder.intervals["latency"].items():
+        if second >= warmup_s:
+            pooled.add(histogram)
+    return pooled
 
 
 def job_shape(scenario: dict, cores: int) -> JobShape:

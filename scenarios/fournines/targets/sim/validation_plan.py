@@ -20,7 +20,7 @@ VARIED = ("RATE", "KEYS", "CLUSTER", "THREADS")
 TRIAL_WARMUP, TRIAL_DURATION = "10s", "20s"
 # A rate is sustained when the search's trial judges it so (search.md) and the windows' p99 meets
 # this bound: loose, so that what limits the rate is the backlog, which the model has, and not the
-# tail of a short run, which it models only through GC pauses and queueing.
+# tail of a short run, which it models only through GC pauses, stalls and queueing.
 SLO = "p99<=50ms"
 SEARCH_LOW, SEARCH_HIGH = 50_000, 20_000_000
 SEARCH_PRECISION = 0.1  # half the 20 % the validation allows
