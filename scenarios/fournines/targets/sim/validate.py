@@ -66,7 +66,8 @@ def run_validation(user: Overrides, play: Play, results_root: Path) -> int:
     failed; Stopped on Ctrl-C."""
     folder = new_results_folder("sim-validate", results_root)
     began = time.monotonic()
-    steps = len(PLAN) + sum(1 for c in PLAN if not c.calibrates) + 2 * sum(1 for c in PLAN if c.searched)
+    # every configuration run for real once and simulated once; every search simulated, then real
+    steps = 2 * len(PLAN) + 2 * sum(1 for c in PLAN if c.searched)
     done = 0
 
     def say(line: str) -> None:
