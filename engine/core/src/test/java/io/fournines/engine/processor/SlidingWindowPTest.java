@@ -117,6 +117,14 @@ class SlidingWindowPTest {
         }
     }
 
+    /** Counting as sums of longs (primitive frames), or as an operation of accumulator objects that cannot deduct. */
+    private static AggregateOperation<Object, LongAccumulator, Long> counting(boolean sumOfLongs) {
+        return sumOfLongs
+                ? AggregateOperations.counting()
+                : AggregateOperation.of(LongAccumulator::new, (LongAccumulator acc, Object item) -> acc.add(1),
+                        (acc, other) -> acc.add(other.get()), LongAccumulator::get);
+    }
+
     private static KeyedFrame count(long frameEnd, long n) {
         return count(frameEnd, 1L, n);
     }
@@ -128,10 +136,7 @@ class SlidingWindowPTest {
     @ParameterizedTest(name = "deducting: {0}")
     @ValueSource(booleans = {true, false})
     void aFrameOlderThanOneSkippedToIsStillCounted(boolean deducting) throws Exception {
-        AggregateOperation<Object, LongAccumulator, Long> sum = deducting
-                ? AggregateOperations.counting()
-                : AggregateOperation.of(LongAccumulator::new, (LongAccumulator acc, Object item) -> acc.add(1),
-                        (acc, other) -> acc.add(other.get()), LongAccumulator::get);
+        AggregateOperation<Object, LongAccumulator, Long> sum = counting(deducting);
         SlidingWindowP p = new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new);
         ListOutbox out = new ListOutbox();
         p.init(out, new SingleInstance());
@@ -154,10 +159,7 @@ class SlidingWindowPTest {
     @ParameterizedTest(name = "deducting sums of longs: {0}")
     @ValueSource(booleans = {true, false})
     void stateSavedMidWindowRestoresToTheSameResults(boolean sumOfLongs) throws Exception {
-        AggregateOperation<Object, LongAccumulator, Long> sum = sumOfLongs
-                ? AggregateOperations.counting()
-                : AggregateOperation.of(LongAccumulator::new, (LongAccumulator acc, Object item) -> acc.add(1),
-                        (acc, other) -> acc.add(other.get()), LongAccumulator::get);
+        AggregateOperation<Object, LongAccumulator, Long> sum = counting(sumOfLongs);
         assertRestoredMidWindowGoesOnAsUninterrupted(() -> new SlidingWindowP(WindowDefinition.sliding(20, 10), sum, KeyedWindowResult::new));
     }
 
@@ -180,10 +182,7 @@ class SlidingWindowPTest {
     @ParameterizedTest(name = "deducting sums of longs: {0}")
     @ValueSource(booleans = {true, false})
     void aSnapshotWrittenWhileWindowsGoOnHoldsTheStateAsOfItsBarrier(boolean sumOfLongs) throws Exception {
-        AggregateOperation<Object, LongAccumulator, Long> sum = sumOfLongs
-                ? AggregateOperations.counting()
-                : AggregateOperation.of(LongAccumulator::new, (LongAccumulator acc, Object item) -> acc.add(1),
-                        (acc, other) -> acc.add(other.get()), LongAccumulator::get);
+        AggregateOperation<Object, LongAccumulator, Long> sum = counting(sumOfLongs);
         Supplier<SlidingWindowP> window = () -> new SlidingWindowP(WindowDefinition.sliding(200, 10), sum, KeyedWindowResult::new);
         // Frames up to 500 with 1 000 keys each, windows emitted up to 400: 30 frames, 30 000 partials, are held.
         Supplier<List<Object>> before = () -> frames(10, 500, 400);
@@ -219,13 +218,8 @@ class SlidingWindowPTest {
         // Keys come out in their maps' order, which a copied or restored map need not keep.
         assertThat(savedOut.items).containsExactlyInAnyOrderElementsOf(expected.items);
 
-        SlidingWindowP restored = window.get();
         ListOutbox restoredOut = new ListOutbox();
-        restored.init(restoredOut, new SingleInstance());
-        InboxImpl entries = new InboxImpl();
-        savedOut.snapshot.forEach(entries::add);
-        restored.restoreFromSnapshot(entries);
-        assertThat(restored.finishSnapshotRestore()).isTrue();
+        SlidingWindowP restored = restoredFrom(window, savedOut.snapshot, restoredOut);
         feed(restored, after.get().toArray());
         assertThat(restoredOut.items).isNotEmpty().containsExactlyInAnyOrderElementsOf(expected.items);
     }
@@ -245,6 +239,18 @@ class SlidingWindowPTest {
             }
         }
         return items;
+    }
+
+    /** A fresh instance that restored {@code snapshot} and emits into {@code out}. */
+    private static SlidingWindowP restoredFrom(Supplier<SlidingWindowP> window, List<Map.Entry<Object, Object>> snapshot, ListOutbox out)
+            throws Exception {
+        SlidingWindowP restored = window.get();
+        restored.init(out, new SingleInstance());
+        InboxImpl entries = new InboxImpl();
+        snapshot.forEach(entries::add);
+        restored.restoreFromSnapshot(entries);
+        assertThat(restored.finishSnapshotRestore()).isTrue();
+        return restored;
     }
 
     private static void saveWhole(Processor p) {
@@ -273,13 +279,8 @@ class SlidingWindowPTest {
         feed(saved, before.get());
         saveWhole(saved);
 
-        SlidingWindowP restored = window.get();
         ListOutbox restoredOut = new ListOutbox();
-        restored.init(restoredOut, new SingleInstance());
-        InboxImpl entries = new InboxImpl();
-        savedOut.snapshot.forEach(entries::add);
-        restored.restoreFromSnapshot(entries);
-        assertThat(restored.finishSnapshotRestore()).isTrue();
+        SlidingWindowP restored = restoredFrom(window, savedOut.snapshot, restoredOut);
         feed(restored, after.get());
 
         assertThat(restoredOut.items).isNotEmpty().containsExactlyElementsOf(expected.items);
