@@ -126,11 +126,9 @@ final class ProcessorTasklet implements Tasklet {
             snapshots.commitFinished();
             progress = true;
         }
-        if (snapshots.writing() && state != State.EMIT_BARRIER) {
-            progress = true;  // the worker must not park while a write goes on
-            if (System.nanoTime() - nextPieceNanos >= 0 && snapshots.storeAcceptsWrites()) {
-                continueSave();
-            }
+        if (snapshots.writing() && state != State.EMIT_BARRIER && System.nanoTime() - nextPieceNanos >= 0
+                && snapshots.storeAcceptsWrites()) {
+            continueSave();
         }
         if (batches.enabled()) {
             batches.notice();
@@ -524,7 +522,9 @@ final class ProcessorTasklet implements Tasklet {
 
     @Override
     public long nextDeadlineNanos() {
-        return state == State.COMPLETE || state == State.PROCESS_INPUT ? processor.nextDeadlineNanos() : Long.MAX_VALUE;
+        long processorDeadline = state == State.COMPLETE || state == State.PROCESS_INPUT ? processor.nextDeadlineNanos() : Long.MAX_VALUE;
+        // A worker with nothing else to do sleeps until the write's next piece, rather than spinning to it.
+        return snapshots.writing() ? Math.min(processorDeadline, nextPieceNanos) : processorDeadline;
     }
 
     @Override
