@@ -32,8 +32,9 @@ import java.util.function.Supplier;
  * Turns a pipeline's transforms into a DAG:
  * <ul>
  * <li>a chain of stateless stages, each the only consumer of the one before, becomes one fused vertex;
- *     after a windowed aggregation (one result per key and slide) whose only consumer it is, it is
- *     fused into the window's last vertex instead ({@link FusedOutputP});
+ *     after a source or a windowed aggregation (one result per key and slide) whose only consumer it
+ *     is, it is fused into the source's or the window's last vertex instead ({@link FusedOutputP}):
+ *     no queue between them, and an event the chain drops never crosses one;
  * <li>an aggregation becomes two vertices: accumulate locally (isolated edge, same core as its input),
  *     then combine on the key's owner (partitioned, distributed edge), so only partials travel;
  * <li>a hash join's build side is broadcast on an edge that is drained before the stream side.
@@ -47,8 +48,8 @@ final class Planner {
     private final Dag dag = new Dag();
     private final Map<Transform, Vertex> outputVertex = new IdentityHashMap<>();
     private final Map<Transform, List<Transform.Stateless>> chains = new IdentityHashMap<>();
-    /** The stateless chain fused into a window aggregate's output, by the aggregate. */
-    private final Map<Transform, List<Transform.Stateless>> fusedAfterWindow = new IdentityHashMap<>();
+    /** The stateless chain fused into the output of the source or window aggregate before it, by that transform. */
+    private final Map<Transform, List<Transform.Stateless>> fusedIntoUpstream = new IdentityHashMap<>();
     private final Map<Vertex, Integer> nextOutputOrdinal = new HashMap<>();
     private final Map<Vertex, Integer> nextInputOrdinal = new HashMap<>();
 
@@ -100,15 +101,16 @@ final class Planner {
         }
         for (List<Transform.Stateless> chain : chains.values()) {
             Transform up = chain.get(0).upstream.get(0);
-            if (up instanceof Transform.WindowAggregate && up.downstream.size() == 1 && chain.stream().noneMatch(c -> c.flat)) {
-                fusedAfterWindow.put(up, chain);
+            boolean fusable = up instanceof Transform.WindowAggregate || up instanceof Transform.Source;
+            if (fusable && up.downstream.size() == 1 && chain.stream().noneMatch(c -> c.flat)) {
+                fusedIntoUpstream.put(up, chain);
             }
         }
     }
 
-    /** The vertex that outputs window aggregate {@code w}, with the chain after it fused in if there is one. */
-    private Vertex windowOutputVertex(Transform.WindowAggregate w, String name, Supplier<Processor> processor) {
-        List<Transform.Stateless> chain = fusedAfterWindow.get(w);
+    /** The vertex that outputs {@code t} (a source or window aggregate), with the chain after it fused in if there is one. */
+    private Vertex outputVertexWithChain(Transform t, String name, Supplier<? extends Processor> processor) {
+        List<Transform.Stateless> chain = fusedIntoUpstream.get(t);
         if (chain == null) {
             return dag.newVertex(uniqueName(name), processor);
         }
@@ -141,12 +143,12 @@ final class Planner {
         WatermarkPolicy watermarks = s.timestampFn != null && watermarkGranularity > 0
                 ? new WatermarkPolicy(s.timestampFn, s.allowedLag, watermarkGranularity)
                 : null;
-        outputVertex.put(s, dag.newVertex(uniqueName(s.name), s.processorsFn.apply(watermarks)));
+        outputVertex.put(s, outputVertexWithChain(s, s.name, s.processorsFn.apply(watermarks)));
     }
 
     private void planStateless(Transform.Stateless s) {
         List<Transform.Stateless> chain = chains.get(s);
-        if (fusedAfterWindow.get(chain.get(0).upstream.get(0)) == chain) {
+        if (fusedIntoUpstream.get(chain.get(0).upstream.get(0)) == chain) {
             outputVertex.put(s, outputVertex.get(chain.get(0).upstream.get(0)));
             return;
         }
@@ -199,7 +201,7 @@ final class Planner {
             return;
         }
         planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
-                () -> windowOutputVertex(w, w.name, () -> new SlidingWindowP(w.window, w.operation, w.outputFn)), w.keyed, w.keyFn);
+                () -> outputVertexWithChain(w, w.name, () -> new SlidingWindowP(w.window, w.operation, w.outputFn)), w.keyed, w.keyFn);
     }
 
     /**
@@ -214,7 +216,7 @@ final class Planner {
                 true, w.keyFn);
         Vertex perKey = outputVertex.get(w);
         WindowDefinition oneSlide = WindowDefinition.tumbling(w.window.slide());
-        Vertex overKeys = windowOutputVertex(w, "combine-over-keys", () -> new SlidingWindowP(oneSlide, w.overKeys.combining(), w.outputFn));
+        Vertex overKeys = outputVertexWithChain(w, "combine-over-keys", () -> new SlidingWindowP(oneSlide, w.overKeys.combining(), w.outputFn));
         dag.edge(toOwner(Edge.between(perKey, overKeys), false));
         outputVertex.put(w, overKeys);
     }

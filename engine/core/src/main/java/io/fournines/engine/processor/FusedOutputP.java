@@ -10,8 +10,8 @@ import java.util.function.Function;
 /**
  * A processor with the stateless stages after it fused in: each data item it emits goes through
  * {@code fn} on the way out (null drops it), instead of through a queue to a vertex of its own.
- * Watermarks and other control items pass unchanged. A window stage's results, one per key and
- * slide, are where the hop costs most.
+ * Watermarks and other control items pass unchanged. A source's events and a window stage's
+ * results, one per key and slide, are where the hop costs most.
  */
 public final class FusedOutputP extends DelegatingProcessor {
 

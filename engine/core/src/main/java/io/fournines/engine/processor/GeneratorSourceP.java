@@ -63,13 +63,16 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     }
 
     /**
-     * At low rates an idle worker is woken for every this many items, not for each one: on a VM a
-     * wake-up costs 20-40 us of CPU, so at 1 000 items/s waking per item would cost 2-4 % of a core.
-     * Items that wait keep their scheduled time, so the wait shows in latency.
+     * An idle worker is not woken for each item: on a VM a wake-up costs 15-40 us of CPU. It is woken
+     * once the items of the next {@link #WAKEUP_SPAN_NANOS} are due, and at low rates once the next
+     * this many are. Items that wait keep their scheduled time, so the wait shows in latency.
      */
     static final int WAKEUP_BATCH = 4;
-    /** ... only when this instance's items are at least this far apart: faster sources wake per item. */
-    static final long MIN_GAP_FOR_WAKEUP_BATCH_NANOS = 200_000;
+    /**
+     * Woken per item, a worker at 1 M items/s spent half its CPU on some 11 000 wake-ups a second;
+     * waiting for 200 us of items halves the CPU and adds ~0.4 ms to the median (engine/MEASURED.md).
+     */
+    static final long WAKEUP_SPAN_NANOS = 200_000;
     /** ... and no item waits longer than this for a wake-up. */
     static final long MAX_WAKEUP_DELAY_NANOS = 10_000_000;
 
@@ -305,10 +308,9 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         }
         // This instance's items are step / slices apart on average.
         long gap = Math.max(1, step / Math.max(1, slices.length));
-        if (nanosPerItem * gap < MIN_GAP_FOR_WAKEUP_BATCH_NANOS) {
-            return dueNanos(nextSequence);
-        }
-        long lastOfBatch = Math.min(nextSequence + (WAKEUP_BATCH - 1L) * gap, maxItems - 1);
-        return Math.min(dueNanos(lastOfBatch), dueNanos(nextSequence) + MAX_WAKEUP_DELAY_NANOS);
+        long wait = Math.min(MAX_WAKEUP_DELAY_NANOS, Math.max(WAKEUP_SPAN_NANOS, (long) (nanosPerItem * gap * (WAKEUP_BATCH - 1))));
+        // Not past this instance's last item; as a double, so an unbounded source does not overflow.
+        double untilLast = (maxItems - 1 - nextSequence) * nanosPerItem;
+        return dueNanos(nextSequence) + (long) Math.min(wait, untilLast);
     }
 }

@@ -48,7 +48,7 @@ class JobLifecycleTest {
 
         assertThatThrownBy(job::join)
                 .isInstanceOf(JobFailedException.class)
-                .hasMessageContaining("vertex 'map' failed")
+                .hasMessageContaining("vertex 'fused(source(items), map)' failed")
                 .hasRootCauseInstanceOf(IllegalStateException.class)
                 .hasRootCauseMessage("bad item 5000");
     }

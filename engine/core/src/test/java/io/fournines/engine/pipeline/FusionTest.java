@@ -15,16 +15,28 @@ class FusionTest {
     @Test
     void consecutiveStatelessStagesBecomeOneVertex() {
         Pipeline p = Pipeline.create();
-        p.readFrom(Sources.items(1, 2, 3))
-         .map(x -> x * 2)
-         .filter(x -> x > 2)
-         .map(x -> "n" + x)
-         .writeTo(Sinks.discard());
+        BatchStage<Integer> items = p.readFrom(Sources.items(1, 2, 3));
+        items.writeTo(Sinks.discard());
+        items.map(x -> x * 2)
+             .filter(x -> x > 2)
+             .map(x -> "n" + x)
+             .writeTo(Sinks.discard());
 
         String plan = p.explain();
 
         assertThat(plan).contains("vertex fused(map, filter, map)");
         assertThat(plan).doesNotContain("vertex map\n").doesNotContain("vertex filter");
+    }
+
+    @Test
+    void statelessStagesRightAfterASourceRunInTheSourcesVertex() {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.items(1, 2, 3))
+         .map(x -> x * 2)
+         .filter(x -> x > 2)
+         .writeTo(Sinks.discard());
+
+        assertThat(p.explain()).contains("vertex fused(source(items), map, filter)\n    -> sink(discard)[0] isolated");
     }
 
     @Test
@@ -36,7 +48,7 @@ class FusionTest {
 
         String plan = p.explain();
 
-        assertThat(plan).contains("vertex map\n").contains("vertex filter\n").contains("vertex map-2\n");
+        assertThat(plan).contains("vertex fused(source(bounded-stream), map)\n").contains("vertex filter\n").contains("vertex map\n");
     }
 
     @Test
@@ -97,6 +109,48 @@ class FusionTest {
             engine.newJob(q).join();
         }
         assertThat(fused).isNotEmpty().containsExactlyInAnyOrderElementsOf(apart);
+    }
+
+    /**
+     * Fused into the source, filters run before the hand-off, the watermarks pass them by
+     * (the source reads event time before the chain), and the windows after them count the same as
+     * with the chain in a vertex of its own (the source consumed twice, which keeps the chain apart).
+     */
+    @Test
+    void stagesFusedIntoASourceFeedAWindowTheSameAsApart() {
+        List<Object> fused = new ArrayList<>();
+        Pipeline p = Pipeline.create();
+        windowedCountsOfOdd(timedRange(p)).writeTo(Sinks.list(fused));
+        assertThat(p.explain()).contains("vertex fused(source(bounded-stream), filter, filter)\n");
+
+        List<Object> apart = new ArrayList<>();
+        Pipeline q = Pipeline.create();
+        StreamStage<Long> source = timedRange(q);
+        windowedCountsOfOdd(source).writeTo(Sinks.list(apart));
+        source.writeTo(Sinks.discard());
+        assertThat(q.explain()).contains("vertex fused(filter, filter)\n");
+
+        try (Engine engine = TestEngines.start()) {
+            engine.newJob(p).join();
+            engine.newJob(q).join();
+        }
+        assertThat(fused).isNotEmpty().containsExactlyInAnyOrderElementsOf(apart);
+    }
+
+    private static StreamStage<Long> timedRange(Pipeline p) {
+        List<Long> times = new ArrayList<>();
+        for (long t = 0; t < 1_000; t++) {
+            times.add(t);
+        }
+        return p.readFrom(Sources.boundedStream(times)).withTimestamps(x -> x, 0);
+    }
+
+    private static StreamStage<io.fournines.engine.window.KeyedWindowResult<Long, Long>> windowedCountsOfOdd(StreamStage<Long> times) {
+        return times.filter(x -> x % 2 == 1)
+                .filter(x -> x % 5 != 0)
+                .groupingKey(x -> x % 3)
+                .window(WindowDefinition.sliding(100, 10))
+                .aggregate(AggregateOperations.counting());
     }
 
     private static StreamStage<io.fournines.engine.window.KeyedWindowResult<Long, Long>> windowedCounts(Pipeline p) {

@@ -13,7 +13,7 @@ import java.util.Map;
 /** Kafka as a stream source of the Pipeline API. */
 public final class KafkaSources {
 
-    /** The source's name; its vertex in a job is {@link SnapshotOffsets#SOURCE_VERTEX}. */
+    /** The source's name; the vertex that holds it in a job: {@link SnapshotOffsets#sourceVertexIn}. */
     static final String NAME = "kafka";
 
     private KafkaSources() {

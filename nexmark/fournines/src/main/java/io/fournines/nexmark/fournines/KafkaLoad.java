@@ -67,6 +67,8 @@ final class KafkaLoad implements AutoCloseable {
     private final LongAdder consumed = new LongAdder();
     private final LongAccumulator newestScheduled = new LongAccumulator(Math::max, Long.MIN_VALUE);
     private final EpochClock clock;
+    /** The vertex the source runs in, in the job as last planned: its snapshots hold the offsets. */
+    private volatile String sourceVertex = SnapshotOffsets.SOURCE_VERTEX;
 
     KafkaLoad(Scenario scenario, Path dir) throws IOException {
         this.scenario = scenario;
@@ -96,6 +98,11 @@ final class KafkaLoad implements AutoCloseable {
      * runs it again after a lost member), ending in sinks that report to {@code run}.
      */
     void attach(Pipeline pipeline, RunContext run, Predicate<Object> countProcessed, Sink<Object> record) {
+        attachQuery(pipeline, run, countProcessed, record);
+        sourceVertex = SnapshotOffsets.sourceVertexIn(pipeline.toDag());
+    }
+
+    private void attachQuery(Pipeline pipeline, RunContext run, Predicate<Object> countProcessed, Sink<Object> record) {
         if (scenario.query().equals(TradesPerSecond.NAME)) {
             StreamStage<Trade> trades = pipeline.readFrom(source(r -> {
                 Trade trade = TradeCodec.decode(r.value());
@@ -199,7 +206,7 @@ final class KafkaLoad implements AutoCloseable {
         m.put("kafka_poll_mean_us", polls == 0 ? 0 : FourninesEngine.sumOf(jobMetrics, ".pollNanos") / 1e3 / polls);
         m.put("kafka_polls_over_1ms", FourninesEngine.sumOf(jobMetrics, ".pollsOver1ms"));
         if (scenario.guarantee() != Scenario.Guarantee.NONE) {
-            Map<TopicPartition, Long> offsets = SnapshotOffsets.read(snapshots.get(), lastSnapshot, SnapshotOffsets.SOURCE_VERTEX);
+            Map<TopicPartition, Long> offsets = SnapshotOffsets.read(snapshots.get(), lastSnapshot, sourceVertex);
             m.put("kafka_snapshot_partitions", offsets.size());
             m.put("kafka_snapshot_offsets_total", offsets.values().stream().mapToLong(Long::longValue).sum());
         }
