@@ -104,11 +104,7 @@ class FusionTest {
         counts.writeTo(Sinks.discard());
         assertThat(q.explain()).contains("vertex fused(map, filter)");
 
-        try (Engine engine = TestEngines.start()) {
-            engine.newJob(p).join();
-            engine.newJob(q).join();
-        }
-        assertThat(fused).isNotEmpty().containsExactlyInAnyOrderElementsOf(apart);
+        assertSameResults(p, fused, q, apart);
     }
 
     /**
@@ -130,11 +126,7 @@ class FusionTest {
         source.writeTo(Sinks.discard());
         assertThat(q.explain()).contains("vertex fused(filter, filter)\n");
 
-        try (Engine engine = TestEngines.start()) {
-            engine.newJob(p).join();
-            engine.newJob(q).join();
-        }
-        assertThat(fused).isNotEmpty().containsExactlyInAnyOrderElementsOf(apart);
+        assertSameResults(p, fused, q, apart);
     }
 
     private static StreamStage<Long> timedRange(Pipeline p) {
@@ -154,14 +146,18 @@ class FusionTest {
     }
 
     private static StreamStage<io.fournines.engine.window.KeyedWindowResult<Long, Long>> windowedCounts(Pipeline p) {
-        List<Long> times = new ArrayList<>();
-        for (long t = 0; t < 1_000; t++) {
-            times.add(t);
-        }
-        return p.readFrom(Sources.boundedStream(times))
-                .withTimestamps(x -> x, 0)
+        return timedRange(p)
                 .groupingKey(x -> x % 3)
                 .window(WindowDefinition.sliding(100, 10))
                 .aggregate(AggregateOperations.counting());
+    }
+
+    /** Runs the fused pipeline and the one kept apart; each wrote into its list, and the lists agree. */
+    private static void assertSameResults(Pipeline fusedPipeline, List<Object> fused, Pipeline apartPipeline, List<Object> apart) {
+        try (Engine engine = TestEngines.start()) {
+            engine.newJob(fusedPipeline).join();
+            engine.newJob(apartPipeline).join();
+        }
+        assertThat(fused).isNotEmpty().containsExactlyInAnyOrderElementsOf(apart);
     }
 }
