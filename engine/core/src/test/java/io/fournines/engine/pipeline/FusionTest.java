@@ -138,16 +138,15 @@ class FusionTest {
     }
 
     private static StreamStage<io.fournines.engine.window.KeyedWindowResult<Long, Long>> windowedCountsOfOdd(StreamStage<Long> times) {
-        return times.filter(x -> x % 2 == 1)
-                .filter(x -> x % 5 != 0)
-                .groupingKey(x -> x % 3)
-                .window(WindowDefinition.sliding(100, 10))
-                .aggregate(AggregateOperations.counting());
+        return windowedCounts(times.filter(x -> x % 2 == 1).filter(x -> x % 5 != 0));
     }
 
     private static StreamStage<io.fournines.engine.window.KeyedWindowResult<Long, Long>> windowedCounts(Pipeline p) {
-        return timedRange(p)
-                .groupingKey(x -> x % 3)
+        return windowedCounts(timedRange(p));
+    }
+
+    private static StreamStage<io.fournines.engine.window.KeyedWindowResult<Long, Long>> windowedCounts(StreamStage<Long> times) {
+        return times.groupingKey(x -> x % 3)
                 .window(WindowDefinition.sliding(100, 10))
                 .aggregate(AggregateOperations.counting());
     }
