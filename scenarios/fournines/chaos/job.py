@@ -1,5 +1,5 @@
 """The job a chaos trial runs: the scenario on a local 3-member cluster with one worker each, as a
-bounded job of EVENTS events, plus what a checked run adds to a job (nexmark/fournines/README.md,
+bounded job of EVENTS events (KAFKA_EVENTS fed through Kafka), plus what a checked run adds to a job (nexmark/fournines/README.md,
 "A checked run"): `load.events`, `start_epoch_ns`, `record_results` and the trial's `chaos_point`.
 
 Every trial's job is the same but for its fault and its t=0, so a difference between trials is the
@@ -10,6 +10,10 @@ import json
 # `nexmark generate` gives it from the same t=0 (in ms) and rate.
 CHAOS_RATE = 20_000
 EVENTS = 6 * CHAOS_RATE  # 6 s of events: a fault at 1-4 s, and time to recover before the end
+# Fed through Kafka, the job shares the 3 members' machine with a broker and a load generator from
+# t=0 on: it spends its first seconds catching up, when a snapshot takes seconds, so a commit-kill at
+# the 2nd-6th commit could find the job over. 4 s more of events leave it time to commit on schedule.
+KAFKA_EVENTS = 10 * CHAOS_RATE
 MEMBERS = 3  # the fewest where a majority lives on after one member is lost
 SNAPSHOT_INTERVAL_MS = 200  # several commits before the earliest fault
 DEADLINE = "60s"  # the job's duration: a bounded job that has not ended by then fails its run
@@ -32,7 +36,7 @@ def start_epoch_ns(now_ns: int) -> int:
 def trial_job(resolved: dict, faults: list[dict], chaos_point: dict | None, start_ns: int) -> dict:
     """The resolved scenario with the trial's faults (the runner's to fire) and the checked run's fields."""
     job = json.loads(json.dumps(resolved))
-    job["load"]["events"] = EVENTS
+    job["load"]["events"] = KAFKA_EVENTS if job["load"]["source"] == "kafka" else EVENTS
     job["start_epoch_ns"] = start_ns
     job["record_results"] = True
     job["faults"] = faults

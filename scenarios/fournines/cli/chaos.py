@@ -4,7 +4,7 @@ against an independent computation (chaos/)."""
 import click
 
 from fournines.cli.options import results_root_option
-from fournines.chaos.job import CHAOS_RATE, EVENTS, FIXED_OVERRIDES
+from fournines.chaos.job import CHAOS_RATE, EVENTS, FIXED_OVERRIDES, KAFKA_EVENTS
 from fournines.chaos.request import DEFAULT_TRIALS, GUARANTEES, parse_request, prepare_request
 from fournines.chaos.trial_fault import KINDS
 from fournines.chaos.trials import run_chaos
@@ -12,9 +12,10 @@ from fournines.results.outcome import EXIT_BAD_REQUEST
 from fournines.spec.overrides import OverrideError
 from fournines.targets.prepare import RunRefused
 
-HELP = f"""Run SCENARIO's query as short bounded jobs ({EVENTS:,} events at {CHAOS_RATE:,}/s) on a local
-3-member cluster, one random fault per trial, and check every result the members recorded against an
-independent computation over the same events: lost, duplicated and wrong results.
+HELP = f"""Run SCENARIO's query as short bounded jobs ({EVENTS:,} events at {CHAOS_RATE:,}/s, {KAFKA_EVENTS:,}
+fed through Kafka) on a local 3-member cluster, one random fault per trial, and check every result
+the members recorded against an independent computation over the same events: lost, duplicated and
+wrong results.
 
 \b
 Its own keys:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from fournines.chaos import trial as trial_module
-from fournines.chaos.job import EVENTS, trial_job
+from fournines.chaos.job import EVENTS, KAFKA_EVENTS, trial_job
 from fournines.chaos.request import Prepared, parse_request
 from fournines.chaos.trial_fault import draw
 from fournines.chaos.trials import run_chaos
@@ -108,10 +108,11 @@ def test_the_cluster_is_sent_the_checked_runs_fields_and_the_runner_keeps_the_fa
 
 
 def test_a_kafka_fed_trial_checks_what_its_results_topic_holds_on_its_own(tmp_path, monkeypatch, capsys):
-    StandIn(monkeypatch, [("completed", 0, EXPECTED, EXPECTED[:2]), ("completed", 0, EXPECTED, None),
+    stand_in = StandIn(monkeypatch, [("completed", 0, EXPECTED, EXPECTED[:2]), ("completed", 0, EXPECTED, None),
                           ("completed", 0, EXPECTED, EXPECTED)])
     code, folder, report = chaos(tmp_path, ["TRIALS=3", "SEED=100", "SOURCE=kafka"])
     assert code == 1
+    assert stand_in.jobs[0]["load"]["events"] == KAFKA_EVENTS
     lost, unread, passed = report["trials"]
     assert lost["violations"] == ["results topic: 1 lost"]
     assert (lost["lost"], lost["results_topic"]["lost"], lost["results_topic"]["recorded"]) == (0, 1, 2)

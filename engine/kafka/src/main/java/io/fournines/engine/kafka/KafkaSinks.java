@@ -35,4 +35,12 @@ public final class KafkaSinks {
         Map<String, Object> props = Map.copyOf(producerProperties);
         return Sinks.fromProcessor("kafka-transactional", () -> new KafkaTransactionalSinkP<>(props, transactionalIdPrefix, toRecord));
     }
+
+    /**
+     * Before a job with {@link #kafkaTransactional} starts: readies what its sink's start-up would
+     * otherwise wait for inside the job's first second (see {@link KafkaTransactionalSinkP#prepare}).
+     */
+    public static void prepareTransactional(Map<String, Object> producerProperties, String transactionalIdPrefix) {
+        KafkaTransactionalSinkP.prepare(producerProperties, transactionalIdPrefix);
+    }
 }

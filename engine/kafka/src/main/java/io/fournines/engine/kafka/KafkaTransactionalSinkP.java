@@ -97,6 +97,14 @@ public final class KafkaTransactionalSinkP<T> extends AbstractProcessor {
         sequence = markers.committed(producerProperties, List.of(instance), TIMEOUT).getOrDefault(instance, 0L);
     }
 
+    /**
+     * The commit-marker topic created and the broker's transaction and group coordinators ready, so
+     * that {@link #init} finds them: on a fresh broker they take seconds, which would fall in the job.
+     */
+    static void prepare(Map<String, Object> producerProperties, String transactionalIdPrefix) {
+        new TransactionMarkers(transactionalIdPrefix).prepare(producerProperties, TIMEOUT);
+    }
+
     private KafkaProducer<byte[], byte[]> initProducer(int owner, int slot) {
         Map<String, Object> props = new HashMap<>(producerProperties);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalIdPrefix + "-" + owner + "-" + slot);

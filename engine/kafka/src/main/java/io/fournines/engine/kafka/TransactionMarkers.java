@@ -8,6 +8,7 @@ import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -56,6 +57,25 @@ final class TransactionMarkers {
             }
         } catch (Exception e) {
             throw failure("create the topic '" + marker.topic() + "'", e);
+        }
+    }
+
+    /**
+     * What the sink's {@code init} waits on the network for, made ready ahead: the marker topic, and
+     * the broker's transaction and group coordinators, whose internal topics a fresh broker creates
+     * on first use (50 partitions each: seconds on a small machine).
+     */
+    void prepare(Map<String, Object> clientProperties, Duration timeout) {
+        ensureTopic(clientProperties, timeout);
+        committed(clientProperties, List.of(0), timeout);
+        try (Admin admin = admin(clientProperties)) {
+            admin.describeTransactions(List.of(prefix + "-0-0")).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TransactionalIdNotFoundException)) {
+                throw failure("reach the transaction coordinator", e);
+            }
+        } catch (Exception e) {
+            throw failure("reach the transaction coordinator", e);
         }
     }
 

@@ -94,10 +94,10 @@ final class FourninesEngine implements EngineAdapter {
         return running;
     }
 
-    /** What must be ready before the job starts: the Kafka client loaded and the topic checked ({@link KafkaLoad#checkTopic}). */
+    /** What must be ready before the job starts: the Kafka client loaded, the topic checked and the broker ready ({@link KafkaLoad#prepare}). */
     static void prepare(Scenario scenario) {
         if (scenario.source().equals(Scenario.KAFKA)) {
-            KafkaLoad.checkTopic(scenario.kafka());
+            KafkaLoad.prepare(scenario);
         }
     }
 

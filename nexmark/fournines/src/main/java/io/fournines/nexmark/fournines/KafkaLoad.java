@@ -78,18 +78,30 @@ final class KafkaLoad implements AutoCloseable {
     }
 
     /**
-     * Fails, naming the topic and the bootstrap, unless {@code endpoint}'s topic exists; loads the
-     * Kafka client on the way ({@link KafkaSources#partitionCount}).
+     * Before the job's start instant: fails, naming the topic and the bootstrap, unless the load's
+     * topic exists, loading the Kafka client on the way ({@link KafkaSources#partitionCount}); and
+     * readies the broker for an exactly-once results topic, whose sink would otherwise spend the
+     * job's first seconds on a fresh broker's coordinators while the load piles up.
      */
-    static void checkTopic(KafkaEndpoint endpoint) {
+    static void prepare(Scenario scenario) {
+        KafkaEndpoint endpoint = scenario.kafka();
         try {
-            KafkaSources.partitionCount(consumerProperties(endpoint), endpoint.topic(), KafkaSourceOptions.DEFAULT_METADATA_TIMEOUT);
+            KafkaSources.partitionCount(clientProperties(endpoint), endpoint.topic(), KafkaSourceOptions.DEFAULT_METADATA_TIMEOUT);
+            if (endpoint.resultsTopic() != null && scenario.guarantee() == Scenario.Guarantee.EXACTLY_ONCE) {
+                KafkaSinks.prepareTransactional(clientProperties(endpoint), transactionalIdPrefix(endpoint.resultsTopic()));
+            }
         } catch (IllegalStateException e) {
             throw new IllegalStateException(e.getMessage() + " on " + endpoint.bootstrap());
         }
     }
 
-    private static Map<String, Object> consumerProperties(KafkaEndpoint endpoint) {
+    /** The results sink's: it names the run (its topic is the run's own), so restarts of the job keep it and other runs do not share it. */
+    private static String transactionalIdPrefix(String resultsTopic) {
+        return "fournines-" + resultsTopic;
+    }
+
+    /** The source's consumer and the sink's producer need only the bootstrap: the rest is each client's own. */
+    private static Map<String, Object> clientProperties(KafkaEndpoint endpoint) {
         return Map.of("bootstrap.servers", endpoint.bootstrap());
     }
 
@@ -150,12 +162,11 @@ final class KafkaLoad implements AutoCloseable {
         }
         String topic = endpoint.resultsTopic();
         if (topic != null) {
-            Map<String, Object> producer = Map.of("bootstrap.servers", endpoint.bootstrap());
+            Map<String, Object> producer = clientProperties(endpoint);
             Function<Object, ProducerRecord<byte[], byte[]>> toRecord =
                     result -> new ProducerRecord<>(topic, null, ResultLines.of(result).getBytes(StandardCharsets.UTF_8));
-            // The prefix names the run (its topic is the run's own): restarts of the job keep it, other runs do not share it.
             results.writeTo(scenario.guarantee() == Scenario.Guarantee.EXACTLY_ONCE
-                    ? KafkaSinks.kafkaTransactional(producer, "fournines-" + topic, toRecord) : KafkaSinks.kafka(producer, toRecord));
+                    ? KafkaSinks.kafkaTransactional(producer, transactionalIdPrefix(topic), toRecord) : KafkaSinks.kafka(producer, toRecord));
         }
     }
 
@@ -166,7 +177,7 @@ final class KafkaLoad implements AutoCloseable {
             return item;
         };
         KafkaSourceOptions options = KafkaSourceOptions.defaults(deadLetters);
-        return KafkaSources.kafka(consumerProperties(endpoint), endpoint.topic(), counting,
+        return KafkaSources.kafka(clientProperties(endpoint), endpoint.topic(), counting,
                 scenario.bounded() ? options.endingAt(r -> r.headers().lastHeader(EndOfStream.HEADER) != null) : options);
     }
 
