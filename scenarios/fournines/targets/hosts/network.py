@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 NETWORK = ipaddress.IPv4Network("198.18.0.0/24")
@@ -20,6 +21,7 @@ MAX_HOSTS = NETWORK.num_addresses - 11  # .10 to .254
 CONTROLLER = "ctl"
 PREFIX = "fournines-"
 OWNERS = Path("/run/fournines-hosts")
+KILL_WAIT_S = 10.0  # for the killed processes to be gone: a process in uninterruptible sleep dies when it wakes
 
 
 class NetworkError(Exception):
@@ -98,7 +100,9 @@ class EmulatedNetwork:
 
 
 def remove_namespaces(prefix: str) -> None:
-    """Kills every process in each namespace whose name starts with `prefix` and deletes it."""
+    """Kills every process in each namespace whose name starts with `prefix`, waits until they are
+    gone (SIGKILL takes effect when the process next runs: on a loaded machine, not at once), and
+    deletes the namespace."""
     for namespace in namespaces(prefix):
         pids = subprocess.run(["ip", "netns", "pids", namespace], capture_output=True, text=True).stdout.split()
         for pid in pids:
@@ -106,6 +110,9 @@ def remove_namespaces(prefix: str) -> None:
                 os.kill(int(pid), signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        until = time.monotonic() + KILL_WAIT_S
+        while any(_lives(pid) for pid in pids) and time.monotonic() < until:
+            time.sleep(0.01)
         subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
 
 
