@@ -11,6 +11,7 @@ import io.fournines.engine.dag.Vertex;
 import io.fournines.engine.processor.AccumulateByFrameP;
 import io.fournines.engine.processor.AccumulateByKeyP;
 import io.fournines.engine.processor.CombineByKeyP;
+import io.fournines.engine.processor.FusedAccumulateP;
 import io.fournines.engine.processor.FusedOutputP;
 import io.fournines.engine.processor.HashJoinP;
 import io.fournines.engine.processor.MapStatefulP;
@@ -36,7 +37,9 @@ import java.util.function.Supplier;
  *     is, it is fused into the source's or the window's last vertex instead ({@link FusedOutputP}):
  *     no queue between them, and an event the chain drops never crosses one;
  * <li>an aggregation becomes two vertices: accumulate locally (isolated edge, same core as its input),
- *     then combine on the key's owner (partitioned, distributed edge), so only partials travel;
+ *     then combine on the key's owner (partitioned, distributed edge), so only partials travel; a
+ *     window's accumulating stage whose input is a source (and its fused chain) and nothing else runs
+ *     in the source's vertex ({@link FusedAccumulateP}): no event crosses a queue at all;
  * <li>a hash join's build side is broadcast on an edge that is drained before the stream side.
  * </ul>
  * Sources get watermarks in steps of the greatest common divisor of all window slides (every
@@ -44,12 +47,16 @@ import java.util.function.Supplier;
  */
 final class Planner {
 
+    private static final String ACCUMULATE_BY_FRAME = "accumulate-by-frame";
+
     private final List<Transform> transforms;
     private final Dag dag = new Dag();
     private final Map<Transform, Vertex> outputVertex = new IdentityHashMap<>();
     private final Map<Transform, List<Transform.Stateless>> chains = new IdentityHashMap<>();
     /** The stateless chain fused into the output of the source or window aggregate before it, by that transform. */
     private final Map<Transform, List<Transform.Stateless>> fusedIntoUpstream = new IdentityHashMap<>();
+    /** The window whose accumulating stage runs in the source's vertex, by that source. */
+    private final Map<Transform, Transform.WindowAggregate> windowFusedIntoSource = new IdentityHashMap<>();
     private final Map<Vertex, Integer> nextOutputOrdinal = new HashMap<>();
     private final Map<Vertex, Integer> nextInputOrdinal = new HashMap<>();
 
@@ -106,6 +113,31 @@ final class Planner {
                 fusedIntoUpstream.put(up, chain);
             }
         }
+        if (localPreAggregation) {
+            for (Transform t : transforms) {
+                if (t instanceof Transform.WindowAggregate w && w.upstream.get(0).downstream.size() == 1) {
+                    Transform source = sourceOutputting(w.upstream.get(0));
+                    if (source != null) {
+                        windowFusedIntoSource.put(source, w);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The source whose vertex outputs {@code t}: the source itself, or the end of the chain fused into it; else null. */
+    private Transform sourceOutputting(Transform t) {
+        if (t instanceof Transform.Source) {
+            return t;
+        }
+        if (t instanceof Transform.Stateless s) {
+            List<Transform.Stateless> chain = chains.get(s);
+            Transform up = chain.get(0).upstream.get(0);
+            if (up instanceof Transform.Source && fusedIntoUpstream.get(up) == chain && chain.get(chain.size() - 1) == s) {
+                return up;
+            }
+        }
+        return null;
     }
 
     /** The vertex that outputs {@code t} (a source or window aggregate), with the chain after it fused in if there is one. */
@@ -115,8 +147,14 @@ final class Planner {
             return dag.newVertex(uniqueName(name), processor);
         }
         Function<Object, Object> fn = compose(chain);
-        String fusedName = "fused(" + name + ", " + String.join(", ", chain.stream().map(c -> c.name).toList()) + ")";
-        return dag.newVertex(uniqueName(fusedName), () -> new FusedOutputP(processor.get(), fn));
+        return dag.newVertex(uniqueName(fusedName(name, chain)), () -> new FusedOutputP(processor.get(), fn));
+    }
+
+    private static String fusedName(String first, List<Transform.Stateless> chain, String... after) {
+        List<String> names = new ArrayList<>(List.of(first));
+        chain.forEach(c -> names.add(c.name));
+        names.addAll(List.of(after));
+        return "fused(" + String.join(", ", names) + ")";
     }
 
     /**
@@ -143,7 +181,16 @@ final class Planner {
         WatermarkPolicy watermarks = s.timestampFn != null && watermarkGranularity > 0
                 ? new WatermarkPolicy(s.timestampFn, s.allowedLag, watermarkGranularity)
                 : null;
-        outputVertex.put(s, outputVertexWithChain(s, s.name, s.processorsFn.apply(watermarks)));
+        Supplier<? extends Processor> source = s.processorsFn.apply(watermarks);
+        Transform.WindowAggregate window = windowFusedIntoSource.get(s);
+        if (window == null) {
+            outputVertex.put(s, outputVertexWithChain(s, s.name, source));
+            return;
+        }
+        List<Transform.Stateless> chain = fusedIntoUpstream.getOrDefault(s, List.of());
+        Function<Object, Object> fn = chain.isEmpty() ? null : compose(chain);
+        outputVertex.put(s, dag.newVertex(uniqueName(fusedName(s.name, chain, ACCUMULATE_BY_FRAME)), () -> new FusedAccumulateP(
+                fn == null ? source.get() : new FusedOutputP(source.get(), fn), accumulateByFrame(window))));
     }
 
     private void planStateless(Transform.Stateless s) {
@@ -200,8 +247,12 @@ final class Planner {
             planWindowAggregateOverKeys(w);
             return;
         }
-        planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
+        planTwoStages(w, ACCUMULATE_BY_FRAME, () -> accumulateByFrame(w),
                 () -> outputVertexWithChain(w, w.name, () -> new SlidingWindowP(w.window, w.operation, w.outputFn)), w.keyed, w.keyFn);
+    }
+
+    private static AccumulateByFrameP accumulateByFrame(Transform.WindowAggregate w) {
+        return new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation);
     }
 
     /**
@@ -210,7 +261,7 @@ final class Planner {
      */
     @SuppressWarnings("unchecked")
     private void planWindowAggregateOverKeys(Transform.WindowAggregate w) {
-        planTwoStages(w, "accumulate-by-frame", () -> new AccumulateByFrameP(w.keyFn, w.timestampFn, w.window, w.operation),
+        planTwoStages(w, ACCUMULATE_BY_FRAME, () -> accumulateByFrame(w),
                 () -> dag.newVertex(uniqueName(w.name),
                         () -> SlidingWindowP.overKeys(w.window, (AggregateOperation<?, LongAccumulator, Long>) w.operation, w.overKeys)),
                 true, w.keyFn);
@@ -222,17 +273,19 @@ final class Planner {
     }
 
     /**
-     * Accumulate next to the input (isolated edge), combine on the key's owner (or on one instance).
+     * Accumulate next to the input (isolated edge; in the source's vertex when fused there), combine
+     * on the key's owner (or on one instance).
      * Without local pre-aggregation the raw items go to the key's owner first, and its accumulator
      * hands the partials to the combiner of the same keys next to it.
      */
     private void planTwoStages(Transform t, String accumulateName, Supplier<Processor> accumulateP, Supplier<Vertex> combineVertex, boolean keyed,
                                Function<?, ?> keyFn) {
-        Vertex accumulate = dag.newVertex(uniqueName(accumulateName), accumulateP);
+        boolean inSource = windowFusedIntoSource.containsValue(t);
+        Vertex accumulate = inSource ? outputVertex.get(t.upstream.get(0)) : dag.newVertex(uniqueName(accumulateName), accumulateP);
         Vertex combine = combineVertex.get();
-        if (localPreAggregation) {
+        if (!inSource && localPreAggregation) {
             connect(t.upstream.get(0), accumulate, Edge::isolated);
-        } else {
+        } else if (!inSource) {
             connect(t.upstream.get(0), accumulate, edge -> (keyed ? edge.partitioned(keyFn::apply) : edge.allToOne()).distributed());
         }
         nextOutputOrdinal.put(accumulate, 1);

@@ -123,6 +123,11 @@ public final class AccumulateByFrameP extends AbstractProcessor {
         }
     }
 
+    /** Whether a snapshot entry is one this stage saves (a frame's partial or a flush progress), whichever instance saved it. */
+    static boolean holds(Object key, Object value) {
+        return value instanceof KeyedFrame || InstanceStateKey.names(key, FLUSHED_UP_TO);
+    }
+
     private void flushUpTo(long upTo) {
         frames.takeFramesUpTo(upTo, pendingOutput);
         // Every frame ending at or before the watermark is closed, even one that was empty.

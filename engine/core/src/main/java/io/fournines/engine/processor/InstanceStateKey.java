@@ -17,6 +17,11 @@ record InstanceStateKey(String what, int index, int parallelism) implements Seri
         return new BroadcastKey(new InstanceStateKey(what, globalIndex(context), totalInstances(context)));
     }
 
+    /** Whether {@code key} names some instance's {@code what}. */
+    static boolean names(Object key, String what) {
+        return key instanceof BroadcastKey b && b.id() instanceof InstanceStateKey k && k.what.equals(what);
+    }
+
     /** Whether {@code key} names this instance's {@code what}. */
     static boolean isOwn(Object key, String what, Processor.Context context) {
         return key instanceof BroadcastKey b && b.id() instanceof InstanceStateKey k && k.what.equals(what)

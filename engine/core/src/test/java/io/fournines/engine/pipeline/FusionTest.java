@@ -51,21 +51,33 @@ class FusionTest {
         assertThat(plan).contains("vertex fused(source(bounded-stream), map)\n").contains("vertex filter\n").contains("vertex map\n");
     }
 
+    /** A window's first stage runs in the source's vertex when the source feeds nothing else; its partials still go to the keys' owners. */
     @Test
     void windowedAggregationIsPlannedInTwoStagesWithAPartitionedEdge() {
         Pipeline p = Pipeline.create();
-        p.readFrom(Sources.boundedStream(List.of(1L, 2L, 3L)))
-         .withTimestamps(x -> x, 0)
-         .groupingKey(x -> x % 2)
-         .window(WindowDefinition.sliding(10, 2))
-         .aggregate(AggregateOperations.counting())
-         .writeTo(Sinks.discard());
+        countsBySlide(p.readFrom(Sources.boundedStream(List.of(1L, 2L, 3L))).withTimestamps(x -> x, 0));
 
-        String plan = p.explain();
+        assertThat(p.explain()).contains("vertex fused(source(bounded-stream), accumulate-by-frame)\n    -> sliding-window[0] partitioned distributed")
+                               .contains("-> sink(discard)[0] isolated");
+    }
 
-        assertThat(plan).contains("-> accumulate-by-frame[0] isolated")
-                        .contains("-> sliding-window[0] partitioned distributed")
-                        .contains("-> sink(discard)[0] isolated");
+    @Test
+    void aSourceWithAnotherConsumerFeedsTheWindowsFirstStageThroughAQueue() {
+        Pipeline p = Pipeline.create();
+        StreamStage<Long> times = p.readFrom(Sources.boundedStream(List.of(1L, 2L, 3L))).withTimestamps(x -> x, 0);
+        countsBySlide(times);
+        times.writeTo(Sinks.discard());
+
+        assertThat(p.explain()).contains("vertex source(bounded-stream)\n")
+                               .contains("-> accumulate-by-frame[0] isolated")
+                               .contains("vertex accumulate-by-frame\n    -> sliding-window[0] partitioned distributed");
+    }
+
+    private static void countsBySlide(StreamStage<Long> times) {
+        times.groupingKey(x -> x % 2)
+             .window(WindowDefinition.sliding(10, 2))
+             .aggregate(AggregateOperations.counting())
+             .writeTo(Sinks.discard());
     }
 
     @Test
@@ -108,23 +120,24 @@ class FusionTest {
     }
 
     /**
-     * Fused into the source, filters run before the hand-off, the watermarks pass them by
-     * (the source reads event time before the chain), and the windows after them count the same as
-     * with the chain in a vertex of its own (the source consumed twice, which keeps the chain apart).
+     * Fused into the source with the window's first stage, filters run before the frames take the
+     * items, the watermarks pass them by (the source reads event time before the chain), and the
+     * windows count the same as with the chain and the first stage in vertices of their own (the
+     * source consumed twice, which keeps them apart).
      */
     @Test
     void stagesFusedIntoASourceFeedAWindowTheSameAsApart() {
         List<Object> fused = new ArrayList<>();
         Pipeline p = Pipeline.create();
         windowedCountsOfOdd(timedRange(p)).writeTo(Sinks.list(fused));
-        assertThat(p.explain()).contains("vertex fused(source(bounded-stream), filter, filter)\n");
+        assertThat(p.explain()).contains("vertex fused(source(bounded-stream), filter, filter, accumulate-by-frame)\n");
 
         List<Object> apart = new ArrayList<>();
         Pipeline q = Pipeline.create();
         StreamStage<Long> source = timedRange(q);
         windowedCountsOfOdd(source).writeTo(Sinks.list(apart));
         source.writeTo(Sinks.discard());
-        assertThat(q.explain()).contains("vertex fused(filter, filter)\n");
+        assertThat(q.explain()).contains("vertex fused(filter, filter)\n").contains("vertex accumulate-by-frame\n");
 
         assertSameResults(p, fused, q, apart);
     }
