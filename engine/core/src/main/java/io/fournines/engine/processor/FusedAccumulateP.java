@@ -21,7 +21,8 @@ import java.util.function.BooleanSupplier;
  * snapshot that had sent it, and it would go out twice. Both save into the vertex's snapshot, and on
  * restore each gets its own entries back.
  * A call folds in at most {@link #ITEMS_PER_CALL} items, so a source catching up still returns
- * within a cooperative call's time.
+ * within a cooperative call's time; it is then due again at once ({@link #nextDeadlineNanos}): it
+ * wrote nothing, and a source refused by its outbox would otherwise wait to be woken by a consumer.
  */
 public final class FusedAccumulateP implements Processor {
 
@@ -92,7 +93,7 @@ public final class FusedAccumulateP implements Processor {
 
     @Override
     public long nextDeadlineNanos() {
-        return source.nextDeadlineNanos();
+        return foldedThisCall >= ITEMS_PER_CALL ? System.nanoTime() : source.nextDeadlineNanos();
     }
 
     /** The source's position, then the frames (whose partials taken out but not sent go ahead of the barrier). */

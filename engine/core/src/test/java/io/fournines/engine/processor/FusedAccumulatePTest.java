@@ -19,15 +19,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FusedAccumulatePTest {
 
     @Test
-    void aCallFoldsInAtMostAnOutboxsWorthOfItems() throws Exception {
+    void aCallFoldsInAtMostAnOutboxsWorthOfItemsAndIsDueAgainAtOnce() throws Exception {
         ScriptedSource source = new ScriptedSource(times(0, 3_000));
         FusedAccumulateP fused = fused(source);
         fused.init(new SlidingWindowPTest.ListOutbox(), new SlidingWindowPTest.SingleInstance());
 
         assertThat(fused.complete()).isFalse();
         assertThat(source.next).isEqualTo(FusedAccumulateP.ITEMS_PER_CALL);
+        assertThat(fused.nextDeadlineNanos()).as("due again at once: nothing else would wake it").isLessThanOrEqualTo(System.nanoTime());
         assertThat(fused.complete()).isFalse();
         assertThat(source.next).isEqualTo(2 * FusedAccumulateP.ITEMS_PER_CALL);
+        assertThat(fused.complete()).isTrue();
+        assertThat(fused.nextDeadlineNanos()).isEqualTo(Long.MAX_VALUE);
     }
 
     /**
