@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
  * the worker's parker and lets the worker run one more round, to catch data that raced with
  * arming; after a second it parks until the earliest tasklet deadline or for the next backoff step
  * ({@link IdleBackoff}). Producers wake an armed worker, so the park length does not bound the
- * latency of data-driven work.
+ * latency of data-driven work. A round without progress while a tasklet is due now is not idle.
  */
 final class DeadlineParking implements IdleStrategy {
 
@@ -35,12 +35,17 @@ final class DeadlineParking implements IdleStrategy {
 
     @Override
     public void idle() {
+        long deadline = earliestDeadline.getAsLong();
+        if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() <= 0) {
+            reset();  // a tasklet has work due now that it wrote no output for (a fused source folding its events): not idle
+            return;
+        }
         if (!armed) {
             parker.arm();
             armed = true;
             return;
         }
-        parker.park(backoff.nextPark(System.nanoTime(), earliestDeadline.getAsLong()));
+        parker.park(backoff.nextPark(System.nanoTime(), deadline));
         parker.disarm();
         armed = false;
     }

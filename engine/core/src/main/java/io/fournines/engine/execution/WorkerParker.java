@@ -28,6 +28,11 @@ public final class WorkerParker {
         armed = false;
     }
 
+    /** Whether a producer's data would wake it now. */
+    boolean armed() {
+        return armed;
+    }
+
     void park(long nanos) {
         LockSupport.parkNanos(this, nanos);
     }

@@ -26,8 +26,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class FusedAccumulateP implements Processor {
 
-    /** As many as an outbox takes in one call: the source is told "full" after them. */
-    static final int ITEMS_PER_CALL = 1024;
+    /** As many as an outbox takes in one call (the engine's batch limit): the source is told "full" after them. */
+    static final int ITEMS_PER_CALL = 2048;
 
     private final Processor source;
     private final AccumulateByFrameP accumulate;

@@ -20,7 +20,7 @@ class FusedAccumulatePTest {
 
     @Test
     void aCallFoldsInAtMostAnOutboxsWorthOfItemsAndIsDueAgainAtOnce() throws Exception {
-        ScriptedSource source = new ScriptedSource(times(0, 3_000));
+        ScriptedSource source = new ScriptedSource(times(0, 5_000));
         FusedAccumulateP fused = fused(source);
         fused.init(new SlidingWindowPTest.ListOutbox(), new SlidingWindowPTest.SingleInstance());
 
