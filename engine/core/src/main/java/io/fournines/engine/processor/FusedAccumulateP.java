@@ -5,6 +5,7 @@ import io.fournines.engine.core.Inbox;
 import io.fournines.engine.core.Outbox;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Watermark;
+
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -20,7 +21,8 @@ import java.util.function.BooleanSupplier;
  * here before anything else happens, a snapshot included: the source would offer it again after a
  * snapshot that had sent it, and it would go out twice. Both save into the vertex's snapshot, and on
  * restore each gets its own entries back.
- * A call folds in at most {@link #ITEMS_PER_CALL} items, so a source catching up still returns
+ *
+ * <p>A call folds in at most {@link #ITEMS_PER_CALL} items, so a source catching up still returns
  * within a cooperative call's time; it is then due again at once ({@link #nextDeadlineNanos}): it
  * wrote nothing, and a source refused by its outbox would otherwise wait to be woken by a consumer.
  */
