@@ -6,7 +6,7 @@ import java.util.ArrayDeque;
 
 /**
  * The inbox: a reused deque, so filling it allocates nothing once it has grown to its working size.
- * Public so tests can hand items to a processor directly.
+ * Public so tests, and a processor made of two ({@code FusedAccumulateP}), can hand items to a processor directly.
  */
 public final class InboxImpl implements Inbox {
 

@@ -5,8 +5,8 @@ import io.fournines.engine.core.Inbox;
 import io.fournines.engine.core.Outbox;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Watermark;
+import io.fournines.engine.execution.InboxImpl;
 
-import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -126,7 +126,7 @@ public final class FusedAccumulateP implements Processor {
     /** The accumulator's entries to it, the others to the source: a source may not know the frames' keys. */
     @Override
     public void restoreFromSnapshot(Inbox inbox) {
-        ArrayDeque<Object> others = new ArrayDeque<>();
+        InboxImpl others = new InboxImpl();
         for (Object item; (item = inbox.poll()) != null; ) {
             Map.Entry<?, ?> entry = (Map.Entry<?, ?>) item;
             if (AccumulateByFrameP.holds(entry.getKey(), entry.getValue())) {
@@ -135,7 +135,7 @@ public final class FusedAccumulateP implements Processor {
                 others.add(entry);
             }
         }
-        source.restoreFromSnapshot(new DequeInbox(others));
+        source.restoreFromSnapshot(others);
     }
 
     @Override
@@ -178,33 +178,6 @@ public final class FusedAccumulateP implements Processor {
             }
             firstDone = false;
             return true;
-        }
-    }
-
-    private record DequeInbox(ArrayDeque<Object> items) implements Inbox {
-        @Override
-        public boolean isEmpty() {
-            return items.isEmpty();
-        }
-
-        @Override
-        public int size() {
-            return items.size();
-        }
-
-        @Override
-        public Object peek() {
-            return items.peekFirst();
-        }
-
-        @Override
-        public Object poll() {
-            return items.pollFirst();
-        }
-
-        @Override
-        public void remove() {
-            items.removeFirst();
         }
     }
 
