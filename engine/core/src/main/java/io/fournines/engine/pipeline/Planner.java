@@ -143,11 +143,17 @@ final class Planner {
     /** The vertex that outputs {@code t} (a source or window aggregate), with the chain after it fused in if there is one. */
     private Vertex outputVertexWithChain(Transform t, String name, Supplier<? extends Processor> processor) {
         List<Transform.Stateless> chain = fusedIntoUpstream.get(t);
+        return dag.newVertex(uniqueName(chain == null ? name : fusedName(name, chain)), withFusedChain(t, processor));
+    }
+
+    /** {@code processor} with the chain fused into {@code t}'s output mapping what it emits, if there is one. */
+    private Supplier<? extends Processor> withFusedChain(Transform t, Supplier<? extends Processor> processor) {
+        List<Transform.Stateless> chain = fusedIntoUpstream.get(t);
         if (chain == null) {
-            return dag.newVertex(uniqueName(name), processor);
+            return processor;
         }
         Function<Object, Object> fn = compose(chain);
-        return dag.newVertex(uniqueName(fusedName(name, chain)), () -> new FusedOutputP(processor.get(), fn));
+        return () -> new FusedOutputP(processor.get(), fn);
     }
 
     private static String fusedName(String first, List<Transform.Stateless> chain, String... after) {
@@ -187,10 +193,9 @@ final class Planner {
             outputVertex.put(s, outputVertexWithChain(s, s.name, source));
             return;
         }
-        List<Transform.Stateless> chain = fusedIntoUpstream.getOrDefault(s, List.of());
-        Function<Object, Object> fn = chain.isEmpty() ? null : compose(chain);
-        outputVertex.put(s, dag.newVertex(uniqueName(fusedName(s.name, chain, ACCUMULATE_BY_FRAME)), () -> new FusedAccumulateP(
-                fn == null ? source.get() : new FusedOutputP(source.get(), fn), accumulateByFrame(window))));
+        Supplier<? extends Processor> sourceWithChain = withFusedChain(s, source);
+        String name = fusedName(s.name, fusedIntoUpstream.getOrDefault(s, List.of()), ACCUMULATE_BY_FRAME);
+        outputVertex.put(s, dag.newVertex(uniqueName(name), () -> new FusedAccumulateP(sourceWithChain.get(), accumulateByFrame(window))));
     }
 
     private void planStateless(Transform.Stateless s) {
@@ -283,10 +288,10 @@ final class Planner {
         boolean inSource = windowFusedIntoSource.containsValue(t);
         Vertex accumulate = inSource ? outputVertex.get(t.upstream.get(0)) : dag.newVertex(uniqueName(accumulateName), accumulateP);
         Vertex combine = combineVertex.get();
-        if (!inSource && localPreAggregation) {
-            connect(t.upstream.get(0), accumulate, Edge::isolated);
-        } else if (!inSource) {
-            connect(t.upstream.get(0), accumulate, edge -> (keyed ? edge.partitioned(keyFn::apply) : edge.allToOne()).distributed());
+        if (!inSource) {
+            connect(t.upstream.get(0), accumulate, localPreAggregation
+                    ? Edge::isolated
+                    : edge -> (keyed ? edge.partitioned(keyFn::apply) : edge.allToOne()).distributed());
         }
         nextOutputOrdinal.put(accumulate, 1);
         nextInputOrdinal.put(combine, 1);

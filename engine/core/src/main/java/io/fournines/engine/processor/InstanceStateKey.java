@@ -19,19 +19,24 @@ record InstanceStateKey(String what, int index, int parallelism) implements Seri
 
     /** Whether {@code key} names some instance's {@code what}. */
     static boolean names(Object key, String what) {
-        return key instanceof BroadcastKey b && b.id() instanceof InstanceStateKey k && k.what.equals(what);
+        return named(key, what) != null;
     }
 
     /** Whether {@code key} names this instance's {@code what}. */
     static boolean isOwn(Object key, String what, Processor.Context context) {
-        return key instanceof BroadcastKey b && b.id() instanceof InstanceStateKey k && k.what.equals(what)
-                && k.index == globalIndex(context) && k.parallelism == totalInstances(context);
+        InstanceStateKey k = named(key, what);
+        return k != null && k.index == globalIndex(context) && k.parallelism == totalInstances(context);
     }
 
     /** Whether {@code key} names some instance's {@code what} saved with another number of instances than this job has. */
     static boolean isRescaled(Object key, String what, Processor.Context context) {
-        return key instanceof BroadcastKey b && b.id() instanceof InstanceStateKey k && k.what.equals(what)
-                && k.parallelism != totalInstances(context);
+        InstanceStateKey k = named(key, what);
+        return k != null && k.parallelism != totalInstances(context);
+    }
+
+    /** The instance state {@code key} names if it is some instance's {@code what}; else null. */
+    private static InstanceStateKey named(Object key, String what) {
+        return key instanceof BroadcastKey b && b.id() instanceof InstanceStateKey k && k.what.equals(what) ? k : null;
     }
 
     private static int globalIndex(Processor.Context context) {
