@@ -90,7 +90,9 @@ public final class FusedAccumulateP implements Processor {
                 return false;
             }
         }
-        return accumulate.complete();
+        // The source's last call may have left a watermark half handed over: its partials are still
+        // to go, and the accumulator's complete would send them as if they were its own flush.
+        return handOver() && accumulate.complete();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.fournines.engine.processor;
 
 import io.fournines.engine.aggregate.AggregateOperations;
+import io.fournines.engine.aggregate.LongAccumulator;
 import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.Outbox;
 import io.fournines.engine.core.Watermark;
@@ -63,6 +64,30 @@ class FusedAccumulatePTest {
         assertThat(outbox.itemsBeforeSnapshot).isEqualTo(watermarkAt + 1);
     }
 
+    /**
+     * The source's last watermark is half handed over (the outbox refused one of its partials for a
+     * moment) when the source completes: its partials go out, then every frame's, none lost.
+     */
+    @Test
+    void framesAfterAWatermarkHalfHandedOverWhenTheSourceCompletesAreNotLost() throws Exception {
+        List<Object> script = new ArrayList<>(times(0, 30));
+        script.add(new Watermark(20));
+        FusedAccumulateP fused = fused(new ScriptedSource(script));
+        Tight outbox = new Tight();
+        outbox.refuseOnce = 1;
+        fused.init(outbox, new SlidingWindowPTest.SingleInstance());
+
+        while (!fused.complete()) {
+            assertThat(outbox.offers).isLessThan(100);
+        }
+
+        List<Object> sent = outbox.inner.items;
+        assertThat(sent.stream().mapToLong(i -> i instanceof KeyedFrame f ? ((LongAccumulator) f.accumulator()).get() : 0).sum())
+                .as("items counted in the partials sent").isEqualTo(30);
+        assertThat(sent.subList(sent.indexOf(new Watermark(20)) + 1, sent.size()))
+                .hasSize(3).allMatch(i -> i instanceof KeyedFrame f && f.frameEnd() == 30);
+    }
+
     private static FusedAccumulateP fused(ScriptedSource source) {
         Function<Object, Object> key = x -> (Long) x % 3;
         ToLongFunction<Object> time = x -> (Long) x;
@@ -102,6 +127,9 @@ class FusedAccumulatePTest {
     private static final class Tight implements Outbox {
         final SlidingWindowPTest.ListOutbox inner = new SlidingWindowPTest.ListOutbox();
         int room = Integer.MAX_VALUE;
+        /** The offer (counted from 0) refused once, as by a queue full for a moment; -1: none. */
+        int refuseOnce = -1;
+        int offers;
         int itemsBeforeSnapshot = -1;
 
         @Override
@@ -116,7 +144,7 @@ class FusedAccumulatePTest {
 
         @Override
         public boolean offer(Object item) {
-            if (room == 0) {
+            if (room == 0 || offers++ == refuseOnce) {
                 return false;
             }
             room--;
