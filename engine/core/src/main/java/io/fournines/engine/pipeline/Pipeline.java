@@ -22,7 +22,7 @@ public final class Pipeline {
     }
 
     public <T> BatchStage<T> readFrom(BatchSource<T> source) {
-        Transform.Source t = new Transform.Source("source(" + source.name() + ")", watermarks -> source.processors());
+        Transform.Source t = new Transform.Source("source(" + source.name() + ")", plan -> source.processors());
         return new BatchStage<>(this, add(t));
     }
 

@@ -39,7 +39,9 @@ import java.util.function.Supplier;
  * <li>an aggregation becomes two vertices: accumulate locally (isolated edge, same core as its input),
  *     then combine on the key's owner (partitioned, distributed edge), so only partials travel; a
  *     window's accumulating stage whose input is a source (and its fused chain) and nothing else runs
- *     in the source's vertex ({@link FusedAccumulateP}): no event crosses a queue at all;
+ *     in the source's vertex ({@link FusedAccumulateP}): no event crosses a queue at all; if its frames
+ *     keep nothing of an item (sums under primitive keys), the source may refill one object for every
+ *     item ({@link SourcePlan#reusableItems}), so the stateless stages between must not keep theirs;
  * <li>a hash join's build side is broadcast on an edge that is drained before the stream side.
  * </ul>
  * Sources get watermarks in steps of the greatest common divisor of all window slides (every
@@ -187,8 +189,9 @@ final class Planner {
         WatermarkPolicy watermarks = s.timestampFn != null && watermarkGranularity > 0
                 ? new WatermarkPolicy(s.timestampFn, s.allowedLag, watermarkGranularity)
                 : null;
-        Supplier<? extends Processor> source = s.processorsFn.apply(watermarks);
         Transform.WindowAggregate window = windowFusedIntoSource.get(s);
+        boolean reusableItems = window != null && AccumulateByFrameP.keepsNoItem(window.keyFn, window.operation);
+        Supplier<? extends Processor> source = s.processorsFn.apply(new SourcePlan(watermarks, reusableItems));
         if (window == null) {
             outputVertex.put(s, outputVertexWithChain(s, s.name, source));
             return;

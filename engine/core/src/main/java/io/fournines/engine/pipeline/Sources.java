@@ -30,7 +30,7 @@ public final class Sources {
      */
     public static <T> StreamSource<T> boundedStream(List<? extends T> items) {
         List<? extends T> copy = List.copyOf(items);
-        return new StreamSource<>("bounded-stream", watermarks -> () -> new ItemsSourceP(copy));
+        return new StreamSource<>("bounded-stream", plan -> () -> new ItemsSourceP(copy));
     }
 
     /** An endless open-loop generator at {@code itemsPerSecond}; see {@link GeneratorSourceP}. */
@@ -62,9 +62,13 @@ public final class Sources {
      */
     public static <T> StreamSource<T> generator(double itemsPerSecond, long maxItems, Supplier<? extends ItemFactory<? extends T>> factories,
                                                 ScheduleMonitor monitor, Supplier<GeneratorSourceP.SharedStart> start) {
-        return new StreamSource<>("generator", watermarks -> {
+        return new StreamSource<>("generator", plan -> {
             GeneratorSourceP.SharedStart origin = start.get();
-            return () -> new GeneratorSourceP<>(itemsPerSecond, maxItems, factories.get(), watermarks, origin, monitor);
+            return () -> new GeneratorSourceP<>(itemsPerSecond, maxItems, planned(factories.get(), plan), plan.watermarks(), origin, monitor);
         });
+    }
+
+    private static <T> ItemFactory<T> planned(ItemFactory<T> factory, SourcePlan plan) {
+        return plan.reusableItems() ? factory.reusingItems() : factory;
     }
 }

@@ -1,14 +1,13 @@
 package io.fournines.engine.pipeline;
 
 import io.fournines.engine.core.Processor;
-import io.fournines.engine.processor.WatermarkPolicy;
 
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * A source of a stream with event time. Its processors are made once the planner knows how to
- * generate watermarks for it (null: the pipeline has no windows, so none are needed).
+ * generate watermarks for it and whether its items may be reused ({@link SourcePlan}).
  */
-public record StreamSource<T>(String name, Function<WatermarkPolicy, Supplier<? extends Processor>> processorsFn) {
+public record StreamSource<T>(String name, Function<SourcePlan, Supplier<? extends Processor>> processorsFn) {
 }

@@ -6,7 +6,6 @@ import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Traverser;
 import io.fournines.engine.processor.MapStatefulP.StatefulMapFn;
 import io.fournines.engine.processor.SlidingWindowP.WindowResultFn;
-import io.fournines.engine.processor.WatermarkPolicy;
 import io.fournines.engine.window.WindowDefinition;
 
 import java.util.ArrayList;
@@ -36,12 +35,12 @@ abstract sealed class Transform permits Transform.Source, Transform.Stateless, T
     }
 
     static final class Source extends Transform {
-        /** Makes the source's processors; gets null when the pipeline needs no watermarks. */
-        final Function<WatermarkPolicy, Supplier<? extends Processor>> processorsFn;
+        /** Makes the source's processors for what the planner decided of it. */
+        final Function<SourcePlan, Supplier<? extends Processor>> processorsFn;
         ToLongFunction<?> timestampFn;
         long allowedLag;
 
-        Source(String name, Function<WatermarkPolicy, Supplier<? extends Processor>> processorsFn) {
+        Source(String name, Function<SourcePlan, Supplier<? extends Processor>> processorsFn) {
             super(name, List.of());
             this.processorsFn = processorsFn;
         }

@@ -45,6 +45,11 @@ public final class AccumulateByFrameP extends AbstractProcessor {
         this.frames = FrameAccumulators.forOperation(operation, keyFn);
     }
 
+    /** Whether the stage made with these keeps nothing of an item once it has folded it in, so its items may be reused. */
+    public static boolean keepsNoItem(Function<?, ?> keyFn, AggregateOperation<?, ?, ?> operation) {
+        return FrameAccumulators.keepNoItem(operation, keyFn);
+    }
+
     @Override
     protected void init(Context context) {
         this.context = context;

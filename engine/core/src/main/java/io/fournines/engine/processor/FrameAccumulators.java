@@ -44,6 +44,14 @@ abstract class FrameAccumulators<M> {
         return keyFn instanceof LongKeyFn<?> ? new LongKeyedSums(operation, keyFn) : new LongSums(operation, keyFn);
     }
 
+    /**
+     * Whether the frames {@link #forOperation} makes keep nothing of an item once folded: only sums
+     * under primitive keys ({@link LongKeyedSums}); an object key may be the item or part of it.
+     */
+    static boolean keepNoItem(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+        return operation.isSumOfLongs() && keyFn instanceof LongKeyFn<?>;
+    }
+
     /** Folds {@code item} into the accumulator of its key in the frame ending at {@code frameEnd}. */
     final void accumulate(long frameEnd, Object item) {
         if (frameEnd != currentFrameEnd) {

@@ -27,12 +27,15 @@ public final class FusedOutputP extends DelegatingProcessor {
         super.init(new MappingOutbox(outbox, fn), context);
     }
 
-    /** Applies the fused function to data items; a refused item is offered again, so its result is kept for it. */
+    /**
+     * Applies the fused function to data items; a refused item is offered again, so its result is kept
+     * for it until taken. Only until then: a source may refill the same object with the next item.
+     */
     private static final class MappingOutbox implements Outbox {
         private final Outbox outbox;
         private final Function<Object, Object> fn;
-        private Object lastItem;
-        private Object lastResult;
+        private Object refusedItem;
+        private Object refusedResult;
 
         MappingOutbox(Outbox outbox, Function<Object, Object> fn) {
             this.outbox = outbox;
@@ -43,11 +46,19 @@ public final class FusedOutputP extends DelegatingProcessor {
             if (item instanceof ControlItem) {
                 return item;
             }
-            if (item != lastItem) {
-                lastItem = item;
-                lastResult = fn.apply(item);
+            return item == refusedItem ? refusedResult : fn.apply(item);
+        }
+
+        /** Whether {@code out}, the result for {@code item}, was taken; if not, it is kept for the item's next offer. */
+        private boolean taken(Object item, Object out, boolean taken) {
+            if (taken) {
+                refusedItem = null;
+                refusedResult = null;
+            } else {
+                refusedItem = item;
+                refusedResult = out;
             }
-            return lastResult;
+            return taken;
         }
 
         @Override
@@ -58,13 +69,13 @@ public final class FusedOutputP extends DelegatingProcessor {
         @Override
         public boolean offer(int ordinal, Object item) {
             Object out = mapped(item);
-            return out == null || outbox.offer(ordinal, out);
+            return out == null || taken(item, out, outbox.offer(ordinal, out));
         }
 
         @Override
         public boolean offer(Object item) {
             Object out = mapped(item);
-            return out == null || outbox.offer(out);
+            return out == null || taken(item, out, outbox.offer(out));
         }
 
         @Override

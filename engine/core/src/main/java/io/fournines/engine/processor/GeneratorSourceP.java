@@ -26,6 +26,15 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     @FunctionalInterface
     public interface ItemFactory<T> {
         T create(long sequence, long scheduledEpochNanos);
+
+        /**
+         * The factory to use when what reads the source keeps nothing of an item once it has taken it
+         * ({@link io.fournines.engine.pipeline.SourcePlan#reusableItems}): one that may refill one
+         * object instead of making one per item. This one by default.
+         */
+        default ItemFactory<T> reusingItems() {
+            return this;
+        }
     }
 
     /** The time origin all instances of one source share, fixed by the first to start. */

@@ -27,7 +27,7 @@ public final class KafkaSources {
     public static <T> StreamSource<T> kafka(Map<String, Object> consumerProperties, String topic, RecordDecoder<T> decoder,
                                             KafkaSourceOptions options) {
         Map<String, Object> props = Map.copyOf(consumerProperties);
-        return new StreamSource<>(NAME, watermarks -> () -> new KafkaSourceP<>(props, topic, decoder, watermarks, options));
+        return new StreamSource<>(NAME, plan -> () -> new KafkaSourceP<>(props, topic, decoder, plan.watermarks(), options));
     }
 
     /**

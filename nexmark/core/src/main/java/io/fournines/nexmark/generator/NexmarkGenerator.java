@@ -57,12 +57,27 @@ public final class NexmarkGenerator {
     private final long eventsPerInFlightAuctions;
     private final EventRandom random = new EventRandom();
     private final RandomText text = new RandomText();
+    /** Null: a new object per bid. */
+    private final Bid.Refilled refilledBid;
 
     public NexmarkGenerator(GeneratorConfig config) {
+        this(config, null);
+    }
+
+    private NexmarkGenerator(GeneratorConfig config, Bid.Refilled refilledBid) {
         this.config = config;
+        this.refilledBid = refilledBid;
         this.schedule = new EventSchedule(config.rate());
         this.eventsPerInFlightAuctions =
                 (long) config.numInFlightAuctions() * PROPORTION_DENOMINATOR / AUCTION_PROPORTION;
+    }
+
+    /**
+     * A generator of the same events whose bids are one object, refilled for each: for a consumer
+     * that keeps nothing of a bid once it has asked for the next event ({@link Bid.Refilled}).
+     */
+    public static NexmarkGenerator refillingBids(GeneratorConfig config) {
+        return new NexmarkGenerator(config, new Bid.Refilled());
     }
 
     public EventSchedule schedule() {
@@ -149,7 +164,9 @@ public final class NexmarkGenerator {
         }
         long price = price();
         String extra = config.extraPadding() ? text.padding(random, 4 * LONG_BYTES, BID_BYTES) : "";
-        return new Bid(auctionId(auction), personId(bidder), price, dateTime, extra);
+        return refilledBid == null
+                ? new Bid(auctionId(auction), personId(bidder), price, dateTime, extra)
+                : refilledBid.next(auctionId(auction), personId(bidder), price, dateTime, extra);
     }
 
     /** True with probability {@code 1 - 1/ratio}. */

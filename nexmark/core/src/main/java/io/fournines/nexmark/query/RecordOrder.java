@@ -5,7 +5,8 @@ import java.util.Comparator;
 
 /**
  * Orders records by their components in declaration order (each {@link Comparable}), and records of
- * different classes by class name. The result records list window start and end first, so this is
+ * different classes by class name; a class that is not a record but keeps a record's contract (a
+ * {@link io.fournines.nexmark.model.Bid}) by its own order. The result records list window start and end first, so this is
  * window order, then key: a canonical order for output that the engine produces in parallel, in
  * no particular order.
  */
@@ -19,11 +20,14 @@ public final class RecordOrder implements Comparator<Object> {
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public int compare(Object a, Object b) {
-        if (!(a instanceof Record) || !(b instanceof Record)) {
+        if (!(a instanceof Record || a instanceof Comparable) || !(b instanceof Record || b instanceof Comparable)) {
             throw new IllegalArgumentException("RecordOrder orders records only, got " + a.getClass() + " and " + b.getClass());
         }
         if (a.getClass() != b.getClass()) {
             return a.getClass().getName().compareTo(b.getClass().getName());
+        }
+        if (!(a instanceof Record)) {
+            return ((Comparable) a).compareTo(b);
         }
         for (RecordComponent component : a.getClass().getRecordComponents()) {
             int c = ((Comparable) value(component, a)).compareTo(value(component, b));

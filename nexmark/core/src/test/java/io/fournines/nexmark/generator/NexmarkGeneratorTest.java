@@ -7,7 +7,9 @@ import io.fournines.nexmark.model.Person;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
@@ -75,6 +77,22 @@ class NexmarkGeneratorTest {
         for (long i = n - 1; i >= 0; i--) {
             assertThat(backward.event(i)).isEqualTo(expected.get((int) i));
         }
+    }
+
+    /** Refilled bids are the same events, in one object: what a consumer reads before the next is all it gets. */
+    @Test
+    void aGeneratorRefillingBidsMakesTheSameEventsWithOneBidObject() {
+        NexmarkGenerator fresh = new NexmarkGenerator(CONFIG.withExtraPadding(true));
+        NexmarkGenerator refilling = NexmarkGenerator.refillingBids(CONFIG.withExtraPadding(true));
+        Set<Event> bidObjects = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (long i = 0; i < 5_000; i++) {
+            Event event = refilling.event(i);
+            assertThat(event).isEqualTo(fresh.event(i)).hasSameHashCodeAs(fresh.event(i));
+            if (event instanceof Bid) {
+                bidObjects.add(event);
+            }
+        }
+        assertThat(bidObjects).hasSize(1);
     }
 
     @Test

@@ -3,8 +3,9 @@ package io.fournines.nexmark.flink;
 /**
  * What crosses a Flink shuffle, as Flink POJOs (public fields, a public no-argument constructor) so
  * its PojoSerializer handles them rather than Kryo. The NEXMark model and result types are Java
- * records behind a sealed interface, which Flink would hand to Kryo; they stay inside chained
- * operators, where with object reuse nothing is serialized.
+ * records (and a bid, a class without a no-argument constructor) behind a sealed interface, which
+ * Flink would hand to Kryo; they stay inside chained operators, where with object reuse nothing is
+ * serialized.
  */
 final class FlinkRecords {
 

@@ -102,10 +102,8 @@ final class FourninesPipelines {
             }
             return timed;
         }
-        StreamStage<Event> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> {
-            NexmarkGenerator generator = new NexmarkGenerator(config);
-            return (sequence, scheduledNanos) -> generator.event(sequence, millis(scheduledNanos));
-        }, monitor, start)).withTimestamps(Event::dateTime, 0);
+        StreamStage<Event> events = pipeline.readFrom(Sources.generator(load.rate(), load.limit(), () -> new GeneratedEvents(config), monitor, start))
+                .withTimestamps(Event::dateTime, 0);
         return windowedResults((WindowedQuery<?>) query, events.filter(processed::test), run, threads, record);
     }
 
@@ -150,7 +148,7 @@ final class FourninesPipelines {
     }
 
     /** An event's dateTime: its scheduled time, floored to the millisecond. */
-    private static long millis(long epochNanos) {
+    static long millis(long epochNanos) {
         return Math.floorDiv(epochNanos, 1_000_000L);
     }
 }
