@@ -21,24 +21,34 @@ NS_PER_EVENT, NS_PER_KEY_SLIDE = 800.0, 250.0
 THREADS = 2
 
 
-def results_folder(path, keys, pauses_ms, windows_us=lambda second: [1000]):
-    """A run whose cores busy are what the costs above make of its rate and keys; `pauses_ms`: GC pauses,
-    one a second from the warm-up's end; `windows_us(second)`: the windows' latencies that second."""
+def results_folder(path, keys, pauses_ms, windows_us=lambda second: [1000], rate=RATE, background_cores=0.0,
+                   cycles_ms=()):
+    """A run whose cores busy are what the costs above make of its rate and keys, with
+    `background_cores` beside; `pauses_ms`: GC pauses, one a second from the warm-up's end;
+    `cycles_ms`: concurrent GC cycles, one a second from the warm-up's end too, whose threads take
+    1 − gc_cycle_speed of the cores while they run; `windows_us(second)`: the windows' latencies that second."""
     path.mkdir()
-    cores = (RATE * NS_PER_EVENT * 1e-9 + distinct_keys(keys, RATE * WINDOW_S) / SLIDE_S * NS_PER_KEY_SLIDE * 1e-9
-             + model_other_cores(keys, RATE, SLIDE_S, 1, THREADS))
+    cycle_cores = sum(cycles_ms) / 1e3 / (SECONDS - WARMUP_S) * (1 - DEFAULTS["gc_cycle_speed"].value) * THREADS
+    cores = (rate * NS_PER_EVENT * 1e-9 + distinct_keys(keys, rate * WINDOW_S) / SLIDE_S * NS_PER_KEY_SLIDE * 1e-9
+             + model_other_cores(keys, rate, SLIDE_S, 1, THREADS) + background_cores + cycle_cores)
     recorder = Recorder(("latency",), WARMUP_S)
     for second in range(SECONDS):
         for micros in windows_us(second):
             recorder.latency("latency", second + 0.5, micros)
-        recorder.sample(second + 1.0, RATE * (second + 1), cores * (second + 1), RATE * (second + 1), 0.0)
+        recorder.sample(second + 1.0, rate * (second + 1), cores * (second + 1), rate * (second + 1), 0.0)
     recorder.write(path, START_EPOCH_S, SECONDS)
-    (path / "gc.log").write_text("".join(
-        f"[{datetime.fromtimestamp(START_EPOCH_S + WARMUP_S + i + 0.5, timezone.utc):%Y-%m-%dT%H:%M:%S.%f}+0000]"
-        f"[1.0s][info][gc] GC({i}) Pause Young (Normal) (G1 Evacuation Pause) 50M->10M(2048M) {ms:.3f}ms\n"
-        for i, ms in enumerate(pauses_ms)))
+
+    def at(s):
+        return f"[{datetime.fromtimestamp(START_EPOCH_S + s, timezone.utc):%Y-%m-%dT%H:%M:%S.%f}+0000][1.0s][info][gc]"
+    pauses = [f"{at(WARMUP_S + i + 0.5)} GC({i}) Pause Young (Normal) (G1 Evacuation Pause) 50M->10M(2048M) {ms:.3f}ms\n"
+              for i, ms in enumerate(pauses_ms)]
+    cycles = [f"{at(WARMUP_S + i + 0.1)} GC({100 + i}) Garbage Collection (Allocation Rate)\n"
+              f"{at(WARMUP_S + i + 0.1 + ms / 2e3)} GC({100 + i}) Concurrent Mark {ms / 2:.3f}ms\n"
+              f"{at(WARMUP_S + i + 0.1 + ms / 1e3)} GC({100 + i}) Garbage Collection (Allocation Rate) 1880M(92%)->224M(11%)\n"
+              for i, ms in enumerate(cycles_ms)]
+    (path / "gc.log").write_text("".join(pauses + cycles))
     scenario = {"name": "q5", "query": {"name": "q5", "window_ms": WINDOW_S * 1e3, "slide_ms": SLIDE_S * 1e3},
-                "load": {"rate": RATE, "keys": keys}, "cluster": {"members": 1, "threads": THREADS}}
+                "load": {"rate": rate, "keys": keys}, "cluster": {"members": 1, "threads": THREADS}}
     (path / "run.json").write_text(json.dumps({"scenario": scenario, "status": "completed", "warmup_s": WARMUP_S,
                                                "duration_s": SECONDS - WARMUP_S}))
     return path
@@ -69,6 +79,29 @@ def test_calibrate_recovers_the_costs_the_runs_were_made_with(tmp_path):
     assert calibration["gc_pause_mean_ms"].value == pytest.approx(16.0 / 5)
     assert str(few) in calibration["key_slide_ns"].source and str(many) in calibration["key_slide_ns"].source
     assert calibration["network_hop_us"].source.startswith("default: ")
+
+
+def test_calibrate_splits_off_a_background_at_two_rates_and_derives_the_gc_cycles(tmp_path):
+    """Runs at two rates and two key counts, with 0.15 cores spent whatever the rate and ZGC-like
+    cycles (3 of 300-500 ms at the lower rate, 6 of 400 ms at twice it): the per-event cost is not
+    inflated by the background, and the cycles' threads are not charged to events."""
+    runs = [results_folder(tmp_path / "few-keys", 1_000, [], rate=RATE, background_cores=0.15, cycles_ms=[300, 400, 500]),
+            results_folder(tmp_path / "many-keys", 100_000, [], rate=RATE, background_cores=0.15, cycles_ms=[400] * 3),
+            results_folder(tmp_path / "twice-the-rate", 1_000, [], rate=2 * RATE, background_cores=0.15,
+                           cycles_ms=[400] * 6)]
+    calibration = calibrated(tmp_path, runs)
+    assert calibration["source_ns_per_event"].value == pytest.approx(NS_PER_EVENT, rel=0.01)
+    assert calibration["key_slide_ns"].value == pytest.approx(NS_PER_KEY_SLIDE, rel=0.01)
+    assert calibration["background_cores"].value == pytest.approx(0.15, abs=0.002)
+    assert calibration["gc_cycles_per_s"].value == pytest.approx(12 / (3 * (SECONDS - WARMUP_S)), rel=0.01)
+    assert calibration["gc_cycle_mean_ms"].value == pytest.approx(400, rel=0.01)
+
+
+def test_at_one_rate_there_is_no_background_to_split_off(tmp_path):
+    calibration = calibrated(tmp_path, [results_folder(tmp_path / "few-keys", 1_000, []),
+                                        results_folder(tmp_path / "many-keys", 100_000, [])])
+    assert calibration["background_cores"] == DEFAULTS["background_cores"]
+    assert calibration["gc_cycles_per_s"] == DEFAULTS["gc_cycles_per_s"]
 
 
 def test_calibrate_refuses_a_folder_it_cannot_read(tmp_path):

@@ -20,6 +20,8 @@ def test_a_written_calibration_reads_back_equal(tmp_path):
     (lambda p: p["key_slide_ns"].update(value="fast"), "field parameters.key_slide_ns.value must be a number ≥ 0; is 'fast'"),
     (lambda p: p["key_slide_ns"].update(value=-3), "field parameters.key_slide_ns.value must be a number ≥ 0; is -3"),
     (lambda p: p["network_hop_us"].update(unit="ms"), "field parameters.network_hop_us.unit must be 'us'; is 'ms'"),
+    (lambda p: p["gc_cycle_speed"].update(value=0), "field parameters.gc_cycle_speed.value must be a share in (0, 1]; is 0"),
+    (lambda p: p["gc_cycle_speed"].update(value=1.5), "field parameters.gc_cycle_speed.value must be a share in (0, 1]; is 1.5"),
     (lambda p: p["gc_pauses_per_s"].update(source=""), "field parameters.gc_pauses_per_s.source must be a non-empty string"),
     (lambda p: p.pop("result_ns"), "field parameters.result_ns: missing"),
     (lambda p: p.update(warp_factor={}), "field parameters.warp_factor: not a parameter of the model"),

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 FORMAT = 1
+SHARE = "share"  # a unit: a fraction in (0, 1]
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,23 @@ DEFAULTS: dict[str, Parameter] = {
     "gc_pause_mean_ms": _default(
         2.0, "ms", "mean length of a stop-the-world GC pause",
         "no GC log given: a short young pause of a small heap"),
+    "gc_cycles_per_s": _default(
+        0, "1/s", "concurrent GC cycles per second per machine (ZGC's come every 7-14 s at 1 to 4 M events/s: "
+                  "proactive ones at low rates, the heap filled at high rates)",
+        "none modelled until calibrate derives them from a run's gc.log"),
+    "gc_cycle_mean_ms": _default(
+        0, "ms", "length of a concurrent GC cycle",
+        "none modelled until calibrate derives it from a run's gc.log"),
+    "gc_cycle_speed": _default(
+        0.5, SHARE, "the workers' speed while a concurrent GC cycle runs, as a share of their speed outside one "
+                      "(its threads take cores from them, its barriers slow them)",
+        "an estimate for ZGC on 2 vCPUs: its concurrent thread beside the two workers, and its barriers; Q5's "
+        "slowest seconds at 4 M events/s fall in cycles at 20-29 ms (engine/MEASURED.md, 2026-11-28), as with one "
+        "of the two cores lost"),
+    "background_cores": _default(
+        0, "cores", "cores a machine spends whatever the rate (the workers' wake-ups and timers, the member's "
+                    "per-second reporting, the JIT), taken from the workers all the time",
+        "none modelled until calibrate gets runs at two or more rates"),
     "stalls_per_s": _default(
         0, "1/s", "stalls per second per machine: every core unavailable to the job for a while (JIT, the OS's "
                   "scheduling, the hypervisor, a concurrent GC cycle's threads), beside the GC pauses",
@@ -106,6 +124,8 @@ def _parameter(path: Path, name: str, entry, unit: str) -> Parameter:
         raise CalibrationError(f"{path}: field {field}.value must be a number ≥ 0; is {value!r}")
     if entry.get("unit") != unit:
         raise CalibrationError(f"{path}: field {field}.unit must be {unit!r}; is {entry.get('unit')!r}")
+    if unit == SHARE and not 0 < value <= 1:
+        raise CalibrationError(f"{path}: field {field}.value must be a share in (0, 1]; is {value!r}")
     for text in ("means", "source"):
         if not isinstance(entry.get(text), str) or not entry[text]:
             raise CalibrationError(f"{path}: field {field}.{text} must be a non-empty string; is {entry.get(text)!r}")

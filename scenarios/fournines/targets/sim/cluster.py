@@ -15,6 +15,7 @@ import numpy as np
 
 from fournines.targets.sim.calibration import Parameter
 from fournines.targets.sim.event_loop import Scheduler
+from fournines.targets.sim.gc_cycles import GcCycles
 from fournines.targets.sim.network import Network
 from fournines.targets.sim.pauses import Pauses
 from fournines.targets.sim.recorder import Recorder
@@ -54,7 +55,8 @@ class Cluster:
         for _ in range(shape.members):
             gc = Pauses.drawn(rng, c["gc_pauses_per_s"], c["gc_pause_mean_ms"] * 1e-3, shape.horizon_s)
             stalls = Pauses.drawn(rng, c["stalls_per_s"], c["stall_mean_ms"] * 1e-3, shape.horizon_s)
-            self.machines.append(Station(loop, shape.cores, Pauses.merged(gc, stalls)))
+            cycles = GcCycles.drawn(rng, c["gc_cycles_per_s"], c["gc_cycle_mean_ms"] * 1e-3, c["gc_cycle_speed"], shape.horizon_s)
+            self.machines.append(Station(loop, shape.cores, Pauses.merged(gc, stalls), cycles, c["background_cores"]))
             self.stops_drawn.append((len(gc.starts), len(stalls.starts)))
         self.frames_per_window = max(1, round(shape.window_s / shape.slide_s))
         self.frames = int(shape.horizon_s / shape.slide_s)
@@ -70,7 +72,7 @@ class Cluster:
         return min(self.loop.now, self.frames * self.shape.slide_s) * self.shape.rate - self.processed_events
 
     def cpu_s(self) -> float:
-        return sum(machine.busy_s for machine in self.machines)
+        return sum(machine.cpu_s(self.loop.now) for machine in self.machines)
 
     def owned_keys_per_tasklet(self, frame: int) -> float:
         """Keys each owner tasklet touches when the window ending with `frame` fires."""

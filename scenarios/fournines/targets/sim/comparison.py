@@ -100,12 +100,12 @@ def _cpu(predicted: Run, measured: Run) -> list[str]:
         return []
     return [f"the real run spent {real_ns:,.0f} ns of CPU per event ({theirs.cores:.2f} cores busy), the model "
             f"{model_ns:,.0f} ns ({ours.cores:.2f}): the calibrated costs do not hold here (CPU per event "
-            "changes with the rate and the key count more than the model's two costs allow)"]
+            "changes with the rate and the key count more than the model's costs per event, per key and per second allow)"]
 
 
 def _spread(row: Comparison, predicted: Run, measured: Run) -> list[str]:
     """A tail the real run has and the model not: its costs are fixed per event and per key, so its
-    latencies vary only with GC pauses, the calibrated stalls and queueing."""
+    latencies vary only with GC pauses and cycles, the calibrated stalls and queueing."""
     if row.metric not in ("p99", "p99.99"):
         return []
     p = PERCENTILES[row.metric]
@@ -114,7 +114,7 @@ def _spread(row: Comparison, predicted: Run, measured: Run) -> list[str]:
     if real <= SPREAD_FACTOR * model:
         return []
     return [f"the real {row.metric} is {real:.1f}× its p50, the model's {model:.1f}×: the model's service times do "
-            "not vary (only GC pauses, the calibrated stalls and queueing spread its latencies)"]
+            "not vary (only GC pauses and cycles, the calibrated stalls and queueing spread its latencies)"]
 
 
 def _stall(row: Comparison, measured: Run) -> list[str]:
@@ -127,8 +127,8 @@ def _stall(row: Comparison, measured: Run) -> list[str]:
     found = []
     if coincided.gc:
         found.append(f"the real run's slowest second fell in a GC pause or cycle (as {chance:.0%} of its seconds "
-                     "do by chance); the model draws GC pauses from the calibration's rate and mean, not the "
-                     "collector's cycles")
+                     "do by chance); the model draws both at the calibration's rates, not at the times the "
+                     "collector ran them")
     if coincided.host_lost_cpu:
         found.append("in the real run's slowest second the host lost CPU to other guests, which the model has not")
     return found

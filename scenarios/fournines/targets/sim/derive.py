@@ -2,17 +2,20 @@
 analysis' own readers, so a number here is the number the report shows:
 
 - CPU: each run's cores busy (cpu.csv) over its throughput (throughput.csv) after the warm-up, less
-  what the model charges beside the two costs derived (every tasklet's partials of every frame at
-  partial_ns_per_key, every machine's window result at result_ns, both at their stated defaults), so
-  that a run simulated with the calibration spends the CPU the real one did. The rest, per second,
-  is rate × source_ns_per_event + (key, slide) pairs per second × key_slide_ns; runs at two or more
-  key counts give both by least squares, a single key count gives source_ns_per_event alone
-  (everything charged to events);
+  what the model charges beside the costs derived (every tasklet's partials of every frame at
+  partial_ns_per_key, every machine's window result at result_ns, both at their stated defaults, and
+  the GC cycles' threads: 1 − gc_cycle_speed of the cores while a cycle runs), so that a run
+  simulated with the calibration spends the CPU the real one did. The rest, per second, is
+  rate × source_ns_per_event + (key, slide) pairs per second × key_slide_ns + members ×
+  background_cores; least squares over the runs gives key_slide_ns when they span two or more key
+  counts and background_cores when they span two or more rates; otherwise that part is charged to
+  events;
 - GC: the stop-the-world pauses in the runs' GC logs after the warm-up (gc_log.py): pauses per
+  second per member and their mean length; the concurrent cycles begun after the warm-up: per
   second per member and their mean length;
 - stalls: from continuous runs' window latencies (latency.hlog) after the warm-up, those slower than
-  the median by more than one source batch, outside GC pauses (stall_estimate.py): their rate per
-  machine and mean length;
+  the median by more than one source batch, outside GC pauses and cycles (stall_estimate.py): their
+  rate per machine and mean length;
 - the scheduler: from micro-batch runs' batches.csv after the warm-up (the report's reader), as the
   model defines them (batched_job.py): a stage's launch to its first start is the first machine's
   tasks launched, so scheduler_task_us is that over the threads of a machine; a stage's last finish
@@ -42,12 +45,15 @@ class Measured:
     folder: Path
     rate: float  # events/s processed after the warm-up
     cores: float  # cores busy after the warm-up
-    other_cores: float  # of them, what the model charges to partials and window results (model_other_cores)
+    other_cores: float  # of them, what the model charges to partials, window results and GC cycles' threads
     key_slides_per_s: float  # (key, slide) pairs the owners touch per second
     keys: int
     pauses: int  # stop-the-world pauses after the warm-up, all members
     pause_s: float  # their total length
+    cycles: int  # concurrent GC cycles begun after the warm-up, all members
+    cycle_s: float  # their total length
     member_seconds: float  # measured seconds × members
+    members: int
     task_launch_us: list[float]  # micro-batch runs: per batch, a stage's launch to its start over a machine's threads
     stage_coordination_us: list[float]  # per batch, a stage's last finish to its done
     windows: Exceedances  # the windows past the stall threshold
@@ -67,22 +73,26 @@ def measured(folder: Path) -> Measured:
         raise BadInput(folder / "run.json", "needs scenario.load.keys, scenario.query.window_ms and slide_ms "
                                             "and scenario.cluster.members and threads (a windowed query's run)") from None
     lead = next(iter(run.latency.values()))
-    every_pause = [e for e in gc_events(run.path, lead.start_time_s) if e.pause]
-    pauses = [e for e in every_pause if e.start_s >= run.warmup_s]
+    every_gc = gc_events(run.path, lead.start_time_s)
+    pauses = [e for e in every_gc if e.pause and e.start_s >= run.warmup_s]
+    cycles = [e for e in every_gc if not e.pause and e.start_s >= run.warmup_s]
     measured_s = float(run.info.fields.get("duration_s") or lead.length_s[lead.measured(run.warmup_s)].sum())
     launch, coordination = _scheduler_costs(folder, scenario, run.warmup_s)
+    cycle_s = sum(e.length_s for e in cycles)
+    cycle_cores = cycle_s / measured_s * (1 - DEFAULTS["gc_cycle_speed"].value) * threads
     return Measured(folder, summary.throughput, summary.cores,
-                    model_other_cores(keys, summary.throughput, slide_s, members, threads),
+                    model_other_cores(keys, summary.throughput, slide_s, members, threads) + cycle_cores,
                     distinct_keys(keys, summary.throughput * window_s) / slide_s, keys,
-                    len(pauses), sum(e.length_s for e in pauses), measured_s * members, launch, coordination,
-                    _windows_past_the_stall_threshold(lead, run.warmup_s, every_pause, scenario))
+                    len(pauses), sum(e.length_s for e in pauses), len(cycles), cycle_s, measured_s * members, members,
+                    launch, coordination, _windows_past_the_stall_threshold(lead, run.warmup_s, every_gc, scenario))
 
 
-def _windows_past_the_stall_threshold(lead: LatencyLog, warmup_s: float, pauses: list, scenario: dict) -> Exceedances:
-    """Continuous runs only: a batched run's windows also wait for the scheduler, whose costs are not stalls."""
+def _windows_past_the_stall_threshold(lead: LatencyLog, warmup_s: float, gc: list, scenario: dict) -> Exceedances:
+    """Continuous runs only: a batched run's windows also wait for the scheduler, whose costs are not stalls.
+    The seconds of GC pauses and cycles are left out: the model has both."""
     if scenario.get("execution", "continuous") != "continuous":
         return Exceedances(0.0, 0, 0.0)
-    return exceedances(lead, warmup_s, pauses, scenario["cluster"]["members"])
+    return exceedances(lead, warmup_s, gc, scenario["cluster"]["members"])
 
 
 def model_other_cores(keys: int, rate: float, slide_s: float, members: int, threads: int) -> float:
@@ -113,17 +123,20 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
     names = ", ".join(str(r.folder) for r in runs)
     derived = dict(DEFAULTS)
     cpu_s = np.array([r.cores - r.other_cores for r in runs])
+    columns = {"per_event": [r.rate for r in runs]}
     if len({r.keys for r in runs}) > 1:
-        work = np.array([[r.rate, r.key_slides_per_s] for r in runs])
-        (per_event, per_key_slide), *_ = np.linalg.lstsq(work, cpu_s, rcond=None)
-        derived["key_slide_ns"] = _with(DEFAULTS["key_slide_ns"], per_key_slide * 1e9,
-                                        f"{names}: cores busy against throughput and (key, slide) pairs per second, "
-                                        f"least squares over key counts {sorted({r.keys for r in runs})}")
-    else:
-        per_event = float(cpu_s.sum() / sum(r.rate for r in runs))
-    derived["source_ns_per_event"] = _with(DEFAULTS["source_ns_per_event"], per_event * 1e9,
-                                           f"{names}: cpu.csv cores busy, less partials and results at their "
-                                           "defaults, / throughput.csv events/s after the warm-up")
+        columns["key_slide"] = [r.key_slides_per_s for r in runs]
+    if len({round(r.rate, -3) for r in runs}) > 1:
+        columns["background"] = [r.members for r in runs]
+    fitted = dict(zip(columns, np.linalg.lstsq(np.array(list(columns.values())).T, cpu_s, rcond=None)[0]))
+    over = (f"{names}: cpu.csv cores busy after the warm-up, less partials, window results and GC cycles' threads "
+            f"at their defaults, against throughput.csv events/s, (key, slide) pairs per second and members: least "
+            f"squares over key counts {sorted({r.keys for r in runs})} and rates {sorted({round(r.rate) for r in runs})}")
+    if "key_slide" in fitted:
+        derived["key_slide_ns"] = _with(DEFAULTS["key_slide_ns"], fitted["key_slide"] * 1e9, over)
+    if "background" in fitted:
+        derived["background_cores"] = _with(DEFAULTS["background_cores"], fitted["background"], over)
+    derived["source_ns_per_event"] = _with(DEFAULTS["source_ns_per_event"], fitted["per_event"] * 1e9, over)
     pauses = sum(r.pauses for r in runs)
     if pauses:
         member_seconds = sum(r.member_seconds for r in runs)
@@ -131,6 +144,12 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
                                            f"{names}: gc.log pauses after the warm-up per member-second")
         derived["gc_pause_mean_ms"] = _with(DEFAULTS["gc_pause_mean_ms"], sum(r.pause_s for r in runs) / pauses * 1e3,
                                             f"{names}: gc.log mean pause length after the warm-up")
+    cycles = sum(r.cycles for r in runs)
+    if cycles:
+        derived["gc_cycles_per_s"] = _with(DEFAULTS["gc_cycles_per_s"], cycles / sum(r.member_seconds for r in runs),
+                                           f"{names}: gc.log concurrent cycles begun after the warm-up per member-second")
+        derived["gc_cycle_mean_ms"] = _with(DEFAULTS["gc_cycle_mean_ms"], sum(r.cycle_s for r in runs) / cycles * 1e3,
+                                            f"{names}: gc.log mean cycle length after the warm-up")
     stalls = stall_rate_and_mean([r.windows for r in runs])
     if stalls is not None:
         per_s, mean_s = stalls

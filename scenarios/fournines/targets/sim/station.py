@@ -1,6 +1,8 @@
 """A machine's cooperative workers: C cores, one thread each, serving the machine's tasklets' work in
 arrival order. A core busy with one piece of work serves nothing else (a cooperative tasklet's call
-runs to its end), and a GC pause stops every core of the machine (pauses.py).
+runs to its end), and a GC pause stops every core of the machine (pauses.py). The workers run slower
+by the machine's background share of its cores, and slower still while a concurrent GC cycle runs
+(gc_cycles.py).
 
 Work is handed over as (CPU seconds per piece, what to do when every piece is done, pieces): k equal
 pieces submitted at once are k tasklets' equal shares of one batch, served exactly as k separate
@@ -12,6 +14,7 @@ from collections import deque
 from typing import Callable
 
 from fournines.targets.sim.event_loop import Scheduler
+from fournines.targets.sim.gc_cycles import GcCycles
 from fournines.targets.sim.pauses import Pauses
 
 Done = Callable[[], None]
@@ -25,8 +28,12 @@ class _Work:
 
 
 class Station:
-    def __init__(self, loop: Scheduler, cores: int, pauses: Pauses):
-        self.loop, self.pauses = loop, pauses
+    def __init__(self, loop: Scheduler, cores: int, pauses: Pauses, cycles: GcCycles = GcCycles.none(),
+                 background_cores: float = 0.0):
+        if not 0 <= background_cores < cores:
+            raise ValueError(f"background_cores must be in [0, {cores}) for a machine of {cores} cores; is {background_cores}")
+        self.loop, self.pauses, self.cycles = loop, pauses, cycles
+        self.cores, self.background_cores = cores, background_cores
         self.idle_cores = cores
         self.waiting: deque[_Work] = deque()
         self.busy_s = 0.0  # CPU seconds of work finished
@@ -58,4 +65,11 @@ class Station:
             work.unfinished -= started
             if not work.unfinished:
                 work.done()
-        self.loop.at(self.pauses.finish(self.loop.now, work.piece_s), finished)
+        now = self.loop.now
+        speed = self.cycles.speed_at(now) * (1 - self.background_cores / self.cores)
+        self.loop.at(self.pauses.finish(now, work.piece_s / speed), finished)
+
+    def cpu_s(self, until: float) -> float:
+        """CPU seconds spent by `until`: the work finished, the background's and the GC cycles' threads'."""
+        cycles = self.cycles.running_s(until) * (1 - self.cycles.speed) * self.cores
+        return self.busy_s + self.background_cores * until + cycles
