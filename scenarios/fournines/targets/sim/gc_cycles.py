@@ -1,7 +1,8 @@
 """A machine's concurrent GC cycles, drawn up front for the whole run: one after another, each of the
 calibrated length, the gaps between them exponential so that they come `per_s` times a second on
 average. (ZGC's came every 7-14 s whether Q5 ran at 1 or 4 M events/s here: proactive cycles at low
-rates, the heap filled at high rates; engine/MEASURED.md.) While one runs the workers run at the calibrated
+rates, the heap filled at high rates; the gc.log of sim-validate's runs and engine/MEASURED.md,
+2026-11-28.) While one runs the workers run at the calibrated
 share of their speed, and the cycle's threads spend the rest of the machine's cores.
 
 A piece of work runs at the speed of the moment it starts (station.py): pieces last about a
