@@ -190,7 +190,7 @@ final class Planner {
                 ? new WatermarkPolicy(s.timestampFn, s.allowedLag, watermarkGranularity)
                 : null;
         Transform.WindowAggregate window = windowFusedIntoSource.get(s);
-        boolean reusableItems = window != null && AccumulateByFrameP.keepsNoItem(window.keyFn, window.operation);
+        boolean reusableItems = window != null && AccumulateByFrameP.keepsNoItem(window.operation, window.keyFn);
         Supplier<? extends Processor> source = s.processorsFn.apply(new SourcePlan(watermarks, reusableItems));
         if (window == null) {
             outputVertex.put(s, outputVertexWithChain(s, s.name, source));

@@ -46,8 +46,8 @@ public final class AccumulateByFrameP extends AbstractProcessor {
     }
 
     /** Whether the stage made with these keeps nothing of an item once it has folded it in, so its items may be reused. */
-    public static boolean keepsNoItem(Function<?, ?> keyFn, AggregateOperation<?, ?, ?> operation) {
-        return FrameAccumulators.keepNoItem(operation, keyFn);
+    public static boolean keepsNoItem(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+        return FrameAccumulators.keepsNoItem(operation, keyFn);
     }
 
     @Override

@@ -38,17 +38,17 @@ abstract class FrameAccumulators<M> {
     }
 
     static FrameAccumulators<?> forOperation(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
-        if (!operation.isSumOfLongs()) {
-            return new Objects(operation, keyFn);
+        if (keepsNoItem(operation, keyFn)) {
+            return new LongKeyedSums(operation, keyFn);
         }
-        return keyFn instanceof LongKeyFn<?> ? new LongKeyedSums(operation, keyFn) : new LongSums(operation, keyFn);
+        return operation.isSumOfLongs() ? new LongSums(operation, keyFn) : new Objects(operation, keyFn);
     }
 
     /**
      * Whether the frames {@link #forOperation} makes keep nothing of an item once folded: only sums
      * under primitive keys ({@link LongKeyedSums}); an object key may be the item or part of it.
      */
-    static boolean keepNoItem(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+    static boolean keepsNoItem(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
         return operation.isSumOfLongs() && keyFn instanceof LongKeyFn<?>;
     }
 

@@ -61,9 +61,14 @@ public final class Bid implements Event, Comparable<Bid> {
                 && extra.equals(b.extra);
     }
 
+    /** As a record's: no array or boxes made for it. */
     @Override
     public int hashCode() {
-        return Objects.hash(auction, bidder, price, dateTime, extra);
+        int h = Long.hashCode(auction);
+        h = 31 * h + Long.hashCode(bidder);
+        h = 31 * h + Long.hashCode(price);
+        h = 31 * h + Long.hashCode(dateTime);
+        return 31 * h + extra.hashCode();
     }
 
     @Override

@@ -21,7 +21,7 @@ public final class RecordOrder implements Comparator<Object> {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public int compare(Object a, Object b) {
         if (!(a instanceof Record || a instanceof Comparable) || !(b instanceof Record || b instanceof Comparable)) {
-            throw new IllegalArgumentException("RecordOrder orders records only, got " + a.getClass() + " and " + b.getClass());
+            throw new IllegalArgumentException("RecordOrder orders records and comparable objects only, got " + a.getClass() + " and " + b.getClass());
         }
         if (a.getClass() != b.getClass()) {
             return a.getClass().getName().compareTo(b.getClass().getName());
