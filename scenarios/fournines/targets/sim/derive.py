@@ -31,6 +31,7 @@ import numpy as np
 
 from fournines.targets.sim.calibration import DEFAULTS, Parameter
 from fournines.targets.sim.cluster import distinct_keys
+from fournines.targets.sim.gc_cycles import threads_cores
 from fournines.targets.sim.stall_estimate import THRESHOLD_S, Exceedances, exceedances, stall_rate_and_mean
 from fournines_analysis.batches import BATCHES_FILE, measured_batches, read_batches
 from fournines_analysis.errors import BadInput
@@ -79,7 +80,7 @@ def measured(folder: Path) -> Measured:
     measured_s = float(run.info.fields.get("duration_s") or lead.length_s[lead.measured(run.warmup_s)].sum())
     launch, coordination = _scheduler_costs(folder, scenario, run.warmup_s)
     cycle_s = sum(e.length_s for e in cycles)
-    cycle_cores = cycle_s / measured_s * (1 - DEFAULTS["gc_cycle_speed"].value) * threads
+    cycle_cores = cycle_s / measured_s * threads_cores(DEFAULTS["gc_cycle_speed"].value, threads)
     return Measured(folder, summary.throughput, summary.cores,
                     model_other_cores(keys, summary.throughput, slide_s, members, threads) + cycle_cores,
                     distinct_keys(keys, summary.throughput * window_s) / slide_s, keys,

@@ -14,7 +14,7 @@ from collections import deque
 from typing import Callable
 
 from fournines.targets.sim.event_loop import Scheduler
-from fournines.targets.sim.gc_cycles import GcCycles
+from fournines.targets.sim.gc_cycles import GcCycles, threads_cores
 from fournines.targets.sim.pauses import Pauses
 
 Done = Callable[[], None]
@@ -71,5 +71,5 @@ class Station:
 
     def cpu_s(self, until: float) -> float:
         """CPU seconds spent by `until`: the work finished, the background's and the GC cycles' threads'."""
-        cycles = self.cycles.running_s(until) * (1 - self.cycles.speed) * self.cores
+        cycles = self.cycles.running_s(until) * threads_cores(self.cycles.speed, self.cores)
         return self.busy_s + self.background_cores * until + cycles

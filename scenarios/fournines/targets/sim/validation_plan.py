@@ -4,9 +4,10 @@ configurations the calibration did not see: another rate, another key count, and
 
 The calibration runs at 1 and 2 M events/s. CPU per event falls as the rate rises (an idle worker
 parks and wakes, and batches grow): the two rates let the least squares split off what a member
-spends whatever the rate (background_cores) from the cost per event. The key counts are apart by 100× so the least squares
-can split CPU into its per-event and per-(key, slide) parts. The members held out run one worker each, so that two members share this
-machine's two cores as two simulated machines of one core do.
+spends whatever the rate (background_cores) from the cost per event. The key counts are apart by
+100× so the least squares can split CPU into its per-event and per-(key, slide) parts. The members
+held out run one worker each, so that two members share this machine's two cores as two simulated
+machines of one core do.
 """
 from dataclasses import dataclass
 
