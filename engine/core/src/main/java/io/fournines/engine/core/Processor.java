@@ -171,6 +171,11 @@ public interface Processor {
         /** The partition a key belongs to on this job's partitioned edges and in its snapshots. */
         int partitionOf(Object key);
 
+        /** {@link #partitionOf} of a long key, without boxing it. */
+        default int partitionOfLong(long key) {
+            return partitionOf(key);
+        }
+
         /** What a source that cuts batches follows in micro-batch or group execution; null in continuous execution. */
         default SourceBatches sourceBatches() {
             return null;

@@ -34,7 +34,16 @@ public final class Partitioner {
         if (key == GlobalKey.INSTANCE) {
             return 0;
         }
-        int h = key.hashCode() * 0x9E3779B9;
+        return partitionOfHash(key.hashCode());
+    }
+
+    /** The partition of a long key: the same as of the key boxed. */
+    public int partition(long key) {
+        return partitionOfHash(Long.hashCode(key));
+    }
+
+    private int partitionOfHash(int hashCode) {
+        int h = hashCode * 0x9E3779B9;
         return Math.floorMod(h ^ (h >>> 16), partitionCount);
     }
 

@@ -19,6 +19,11 @@ record ProcessorContext(String vertexName, int processorIndex, int parallelism, 
     }
 
     @Override
+    public int partitionOfLong(long key) {
+        return partitioner.partition(key);
+    }
+
+    @Override
     public Counter counter(String name) {
         return metrics.register(vertexName, name);
     }

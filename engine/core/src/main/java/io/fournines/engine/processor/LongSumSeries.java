@@ -39,6 +39,29 @@ record LongSumSeries(long[] frameEnds, int[] counts, long[] longKeys, Object[] k
         private final LongArrayList sums = new LongArrayList();
 
         void add(long frameEnd, Object key, long sum) {
+            if (objectKeys == null && key instanceof Long id) {
+                addLongKey(frameEnd, id, sum);
+                return;
+            }
+            countIn(frameEnd);
+            if (objectKeys == null) {
+                objectKeys = new ArrayList<>(longKeys);
+            }
+            objectKeys.add(key);
+            sums.addLong(sum);
+        }
+
+        void addLongKey(long frameEnd, long key, long sum) {
+            if (objectKeys != null) {
+                add(frameEnd, (Object) key, sum);
+                return;
+            }
+            countIn(frameEnd);
+            longKeys.addLong(key);
+            sums.addLong(sum);
+        }
+
+        private void countIn(long frameEnd) {
             int last = frameEnds.size() - 1;
             if (last >= 0 && frameEnds.getLong(last) == frameEnd) {
                 counts.setInt(last, counts.getInt(last) + 1);
@@ -46,15 +69,6 @@ record LongSumSeries(long[] frameEnds, int[] counts, long[] longKeys, Object[] k
                 frameEnds.addLong(frameEnd);
                 counts.addInt(1);
             }
-            if (objectKeys == null && key instanceof Long id) {
-                longKeys.addLong(id);
-            } else {
-                if (objectKeys == null) {
-                    objectKeys = new ArrayList<>(longKeys);
-                }
-                objectKeys.add(key);
-            }
-            sums.addLong(sum);
         }
 
         LongSumSeries build() {

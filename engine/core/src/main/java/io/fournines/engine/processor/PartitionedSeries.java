@@ -28,7 +28,15 @@ final class PartitionedSeries {
     }
 
     void add(long frameEnd, Object key, long sum) {
-        building.computeIfAbsent(context.partitionOf(key), p -> new LongSumSeries.Builder()).add(frameEnd, key, sum);
+        builderOf(context.partitionOf(key)).add(frameEnd, key, sum);
+    }
+
+    void addLongKey(long frameEnd, long key, long sum) {
+        builderOf(context.partitionOfLong(key)).addLongKey(frameEnd, key, sum);
+    }
+
+    private LongSumSeries.Builder builderOf(int partition) {
+        return building.computeIfAbsent(partition, p -> new LongSumSeries.Builder());
     }
 
     /** Finishes the entries of this round's share of the partitions. */

@@ -40,6 +40,8 @@ public final class SlidingWindowP extends AbstractProcessor {
     private final WindowResultFn outputFn;
     private final OverKeysOperation<?, ?> overKeysOperation;
     private final WindowFrames frames;
+    /** The frames over keys, whose long keys and sums are handed to {@link #overKeysOperation} unboxed; null otherwise. */
+    private final LongSumFrames.LongKeyed keySums;
     private final PendingItems pendingOutput = new PendingItems();
     /** The frames of the snapshot being saved, until all are written. */
     private FramesSave framesSave;
@@ -62,7 +64,8 @@ public final class SlidingWindowP extends AbstractProcessor {
         this.operation = operation;
         this.outputFn = outputFn;
         this.overKeysOperation = overKeysOperation;
-        this.frames = WindowFrames.forOperation(operation);
+        this.keySums = overKeysOperation != null ? new LongSumFrames.LongKeyed() : null;
+        this.frames = keySums != null ? keySums : WindowFrames.forOperation(operation);
     }
 
     /** Sums of longs by long keys, each window's keys folded by {@code overKeys} into one partial. */
@@ -203,8 +206,8 @@ public final class SlidingWindowP extends AbstractProcessor {
                         (key, acc) -> pendingOutput.add(outputFn.apply(start, end, key, operation.finish(acc))));
             } else {
                 Object partial = overKeysOperation.createFn().get();
-                frames.emitAndSlide(start, end, window.slide(),
-                        (key, acc) -> overKeysOperation.accumulate(partial, (Long) key, ((LongAccumulator) acc).get()));
+                keySums.emitSumsAndSlide(start, end, window.slide(),
+                        (key, sum) -> overKeysOperation.accumulate(partial, key, sum));
                 pendingOutput.add(new KeyedFrame(end, GlobalKey.INSTANCE, partial));
             }
             emittedUpTo = end;

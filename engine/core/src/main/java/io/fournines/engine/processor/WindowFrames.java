@@ -50,6 +50,6 @@ interface WindowFrames {
     }
 
     static WindowFrames forOperation(AggregateOperation<?, ?, ?> operation) {
-        return operation.isSumOfLongs() ? new LongSumFrames() : new ObjectFrames(operation);
+        return operation.isSumOfLongs() ? new LongSumFrames.ObjectKeyed() : new ObjectFrames(operation);
     }
 }

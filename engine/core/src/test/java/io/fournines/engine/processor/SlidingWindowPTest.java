@@ -16,6 +16,7 @@ import io.fournines.engine.window.KeyedWindowResult;
 import io.fournines.engine.window.WindowDefinition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayInputStream;
@@ -166,10 +167,7 @@ class SlidingWindowPTest {
     /** The same over keys: the partial of each window holds the keys' sums restored and received since. */
     @Test
     void overKeysStateSavedMidWindowRestoresToTheSameResults() throws Exception {
-        OverKeysOperation<TreeMap<Long, Long>, TreeMap<Long, Long>> allSums = new OverKeysOperation<>(TreeMap::new,
-                (TreeMap<Long, Long> acc, long key, long sum) -> acc.put(key, sum), TreeMap::putAll, acc -> acc);
-        List<Object> output = assertRestoredMidWindowGoesOnAsUninterrupted(
-                () -> SlidingWindowP.overKeys(WindowDefinition.sliding(20, 10), AggregateOperations.counting(), allSums));
+        List<Object> output = assertRestoredMidWindowGoesOnAsUninterrupted(() -> FrameState.SUMS_OVER_KEYS.window(WindowDefinition.sliding(20, 10)));
         assertThat(output).contains(new KeyedFrame(30, GlobalKey.INSTANCE, new TreeMap<>(Map.of(1L, 14L, 2L, 2L))));
     }
 
@@ -179,11 +177,10 @@ class SlidingWindowPTest {
      * its barrier (a restore goes on exactly as an instance that never stopped), and the stage's own
      * output is unchanged by it.
      */
-    @ParameterizedTest(name = "deducting sums of longs: {0}")
-    @ValueSource(booleans = {true, false})
-    void aSnapshotWrittenWhileWindowsGoOnHoldsTheStateAsOfItsBarrier(boolean sumOfLongs) throws Exception {
-        AggregateOperation<Object, LongAccumulator, Long> sum = counting(sumOfLongs);
-        Supplier<SlidingWindowP> window = () -> new SlidingWindowP(WindowDefinition.sliding(200, 10), sum, KeyedWindowResult::new);
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FrameState.class)
+    void aSnapshotWrittenWhileWindowsGoOnHoldsTheStateAsOfItsBarrier(FrameState state) throws Exception {
+        Supplier<SlidingWindowP> window = () -> state.window(WindowDefinition.sliding(200, 10));
         // Frames up to 500 with 1 000 keys each, windows emitted up to 400: 30 frames, 30 000 partials, are held.
         Supplier<List<Object>> before = () -> frames(10, 500, 400);
         Supplier<List<Object>> after = () -> frames(410, 1200, 1200);
@@ -210,7 +207,7 @@ class SlidingWindowPTest {
                 written = saved.continueSnapshotSave();
             }
         }
-        if (sumOfLongs) {
+        if (state != FrameState.OBJECTS) {
             // Written over many calls, so windows, evictions and partials for held frames came in between.
             assertThat(calls / 1_000).isGreaterThan(PartitionedSeries.ROUNDS);
         }
@@ -223,6 +220,23 @@ class SlidingWindowPTest {
         feed(restored, after.get().toArray());
         assertThat(restoredOut.items).isNotEmpty().containsExactlyInAnyOrderElementsOf(expected.items);
     }
+
+    /** The three forms of a window's frames: accumulator objects, sums of longs, sums under long keys. */
+    enum FrameState {
+        OBJECTS, SUMS, SUMS_OVER_KEYS;
+
+        SlidingWindowP window(WindowDefinition definition) {
+            return switch (this) {
+                case OBJECTS -> new SlidingWindowP(definition, counting(false), KeyedWindowResult::new);
+                case SUMS -> new SlidingWindowP(definition, counting(true), KeyedWindowResult::new);
+                case SUMS_OVER_KEYS -> SlidingWindowP.overKeys(definition, AggregateOperations.counting(), ALL_SUMS);
+            };
+        }
+    }
+
+    /** Over keys, every key's sum of the window. */
+    private static final OverKeysOperation<TreeMap<Long, Long>, TreeMap<Long, Long>> ALL_SUMS = new OverKeysOperation<>(TreeMap::new,
+            (TreeMap<Long, Long> acc, long key, long sum) -> acc.put(key, sum), TreeMap::putAll, acc -> acc);
 
     /**
      * Partials of 1 000 keys for frames ending {@code from}..{@code to}, each key counting its frame's
