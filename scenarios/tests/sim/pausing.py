@@ -1,6 +1,6 @@
 """Costs for tests where the seed must show: GC pauses (or, in STALLING, stalls alone) often and long
 enough (20 a second of 5 ms on average) to land on windows' and batches' work, so another seed gives
-other results."""
+other results; and QUIET, without GC pauses, for tests of what the pauses would blur."""
 from dataclasses import replace
 
 from fournines.targets.sim.calibration import DEFAULTS
@@ -10,3 +10,4 @@ PAUSING = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], v
 STALLING = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=0.0),
             "stalls_per_s": replace(DEFAULTS["stalls_per_s"], value=20.0),
             "stall_mean_ms": replace(DEFAULTS["stall_mean_ms"], value=5.0)}
+QUIET = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=0.0)}

@@ -35,6 +35,11 @@ DEFAULTS: dict[str, Parameter] = {
     "source_ns_per_event": _default(
         870, "ns", "CPU per event from the source through local pre-aggregation (on one core)",
         "Q5 at 1 k-10 k keys made 1.15 M events/s per core on the 2-vCPU development VM (session 22's jet-fig7)"),
+    "wakeup_span_us": _default(
+        200, "us", "how long an idle worker leaves a source's items due before it wakes for them (it wakes once "
+                   "this span of items is due, so the last of a frame's items waits up to it)",
+        "the engine's generator source (GeneratorSourceP.WAKEUP_SPAN_NANOS), at rates where 3 items per "
+        "source instance are due within it (above 15 000 events/s per instance)"),
     "partial_ns_per_key": _default(
         150, "ns", "CPU to emit one key's partial for a frame from the pre-aggregation (serialise, route)",
         "an estimate: a map entry read, a small object written to an outbox; not yet derived from a run"),

@@ -47,7 +47,7 @@ class Cluster:
 
     def __init__(self, loop: Scheduler, shape: JobShape, costs: dict[str, Parameter], recorder: Recorder,
                  rng: np.random.Generator):
-        self.loop, self.shape, self.recorder = loop, shape, recorder
+        self.loop, self.shape, self.recorder, self.rng = loop, shape, recorder, rng
         self.cost = {name: p.value for name, p in costs.items()}
         c = self.cost
         self.network = Network(c["network_hop_us"] * 1e-6, c["network_ns_per_byte"] * 1e-9)

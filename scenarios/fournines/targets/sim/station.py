@@ -47,6 +47,10 @@ class Station:
         if work.unstarted:
             self.waiting.append(work)
 
+    def idle_workers(self) -> int:
+        """Cores with nothing to do: parked workers, which a source's items must wake."""
+        return 0 if self.waiting else self.idle_cores
+
     def _start(self, work: _Work) -> None:
         """As many of the work's pieces as there are idle cores start now, and end together."""
         started = min(self.idle_cores, work.unstarted)

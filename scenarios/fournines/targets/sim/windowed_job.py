@@ -6,6 +6,9 @@
 Events flow as counted batches: every batch (1 ms, coarser only past MAX_SOURCE_BATCHES_PER_S) each
 machine's C source tasklets take the events due in it (rate / N of them), costing
 source_ns_per_event each: one piece of work per core, handed to the machine as one item (station.py).
+A machine with parked workers gets its batch up to wakeup_span_us late: an idle worker wakes once a
+span of its source's items is due, at a phase of its own, so the last of a frame's items waits for
+the last of the parked workers to wake (a busy worker takes them as they come).
 When a machine has processed every event of a frame (one slide of event time: its watermark passed
 the frame's end), each source tasklet emits its partials, one per distinct key it saw
 (partial_ns_per_key each), to the keys' owners, spread evenly over the N machines. A machine that has
@@ -38,6 +41,10 @@ class WindowedJob(Cluster):
         self.batches_per_frame = max(1, round(shape.slide_s / self.batch_s))
         self.events_per_job = shape.rate * self.batch_s / n / cores
         self.source_job_s = self.events_per_job * c["source_ns_per_event"] * 1e-9
+        self.wakeup_span_s = c["wakeup_span_us"] * 1e-6
+        if self.wakeup_span_s > self.batch_s:
+            raise ValueError(f"wakeup_span_us {c['wakeup_span_us']:g} is longer than the model's source batch "
+                             f"({self.batch_s * 1e6:g} us): the batches would be handed over out of order")
         partials_per_tasklet = distinct_keys(shape.keys, self.events_per_job * self.batches_per_frame)
         self.flush_job_s = partials_per_tasklet * c["partial_ns_per_key"] * 1e-9
         self.partial_message_bytes = partials_per_tasklet * cores / n * c["partial_bytes"]
@@ -60,10 +67,24 @@ class WindowedJob(Cluster):
             self.loop.at((batch + 2) * self.batch_s, lambda: self._source_batch(batch + 1))
         frame, within = divmod(batch, self.batches_per_frame)
         cores = self.shape.cores
+        # Handed over late (a restart's replay), its items were due long ago: no worker parks for them.
+        on_time = self.loop.now <= (batch + 1) * self.batch_s + 1e-9
         for m, machine in enumerate(self.machines):
             if within == 0:  # every batch of the frame counted at once: done with all of them means the frame is
                 self.sources_left[m][frame] = self.batches_per_frame
-            machine.submit(self.source_job_s, lambda m=m: self._source_done(m, frame), cores)
+            delay = self._wakeup_s(machine.idle_workers()) if on_time else 0.0
+            handed = lambda m=m, machine=machine: machine.submit(self.source_job_s, lambda: self._source_done(m, frame), cores)
+            if delay:
+                self.loop.at(self.loop.now + delay, handed)
+            else:
+                handed()
+
+    def _wakeup_s(self, parked: int) -> float:
+        """When the last of `parked` workers wakes for the batch: each wakes at a uniform phase of the
+        span, so the latest at the span times the largest of `parked` uniform draws."""
+        if not parked or not self.wakeup_span_s:
+            return 0.0
+        return self.wakeup_span_s * self.rng.random() ** (1 / parked)
 
     def _source_done(self, m: int, frame: int) -> None:
         self.processed_events += self.events_per_job * self.shape.cores
