@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /**
@@ -171,8 +170,8 @@ final class DistributedEdge {
         Worker worker = service.cooperativeWorker(member % service.cooperativeWorkerCount());
         ToIntFunction<Object> target = switch (edge.routingPolicy()) {
             case PARTITIONED -> {
-                Function<Object, ?> keyFn = edge.partitionKeyFn();
-                yield item -> globalOwner[partitioner.partition(keyFn.apply(item))] % lp;
+                ToIntFunction<Object> partitionOf = partitioner.partitionOfItem(edge.partitionKeyFn());
+                yield item -> globalOwner[partitionOf.applyAsInt(item)] % lp;
             }
             case BROADCAST -> item -> NetworkEntry.ALL_CONSUMERS;
             default -> item -> 0;

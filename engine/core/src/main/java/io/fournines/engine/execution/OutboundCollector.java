@@ -3,6 +3,7 @@ package io.fournines.engine.execution;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 
 import java.util.Arrays;
+import java.util.function.ToIntFunction;
 
 /**
  * One output ordinal of a producer instance: its SPSC queues, one per consumer instance it can
@@ -67,21 +68,19 @@ abstract class OutboundCollector {
 
     /** The key's partition picks the consumer that owns it. */
     static final class Partitioned extends OutboundCollector {
-        private final java.util.function.Function<Object, ?> keyFn;
-        private final Partitioner partitioner;
+        private final ToIntFunction<Object> partitionOf;
         private final int[] partitionOwner;
 
         Partitioned(OneToOneConcurrentArrayQueue<Object>[] queues, java.util.function.Function<Object, ?> keyFn,
                     Partitioner partitioner, int[] partitionOwner) {
             super(queues);
-            this.keyFn = keyFn;
-            this.partitioner = partitioner;
+            this.partitionOf = partitioner.partitionOfItem(keyFn);
             this.partitionOwner = partitionOwner;
         }
 
         @Override
         boolean offer(Object item) {
-            return queues[partitionOwner[partitioner.partition(keyFn.apply(item))]].offer(item);
+            return queues[partitionOwner[partitionOf.applyAsInt(item)]].offer(item);
         }
     }
 

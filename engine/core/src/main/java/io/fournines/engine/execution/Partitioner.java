@@ -1,7 +1,10 @@
 package io.fournines.engine.execution;
 
+import io.fournines.engine.aggregate.LongKeyFn;
 import io.fournines.engine.core.GlobalKey;
 
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
 
 /**
@@ -35,6 +38,17 @@ public final class Partitioner {
             return 0;
         }
         return partitionOfHash(key.hashCode());
+    }
+
+    /** The partition of an item's key by {@code keyFn}: a {@link LongKeyFn}'s key is not boxed. */
+    @SuppressWarnings("unchecked")
+    public ToIntFunction<Object> partitionOfItem(Function<?, ?> keyFn) {
+        if (keyFn instanceof LongKeyFn<?> longKeyFn) {
+            LongKeyFn<Object> key = (LongKeyFn<Object>) longKeyFn;
+            return item -> partition(key.applyAsLong(item));
+        }
+        Function<Object, ?> key = (Function<Object, ?>) keyFn;
+        return item -> partition(key.apply(item));
     }
 
     /** The partition of a long key: the same as of the key boxed. */

@@ -2,6 +2,7 @@ package io.fournines.engine.pipeline;
 
 import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.LongAccumulator;
+import io.fournines.engine.aggregate.LongKeyFn;
 import io.fournines.engine.core.Processor;
 import io.fournines.engine.core.Traverser;
 import io.fournines.engine.core.Traversers;
@@ -19,6 +20,7 @@ import io.fournines.engine.processor.SlidingWindowP;
 import io.fournines.engine.processor.TransformP;
 import io.fournines.engine.processor.WatermarkPolicy;
 import io.fournines.engine.window.KeyedFrame;
+import io.fournines.engine.window.LongKeyedSum;
 import io.fournines.engine.window.WindowDefinition;
 
 import java.util.ArrayList;
@@ -190,7 +192,8 @@ final class Planner {
                 ? new WatermarkPolicy(s.timestampFn, s.allowedLag, watermarkGranularity)
                 : null;
         Transform.WindowAggregate window = windowFusedIntoSource.get(s);
-        boolean reusableItems = window != null && AccumulateByFrameP.keepsNoItem(window.operation, window.keyFn);
+        // Sums under long keys keep nothing of an item once folded in.
+        boolean reusableItems = window != null && AccumulateByFrameP.sumsUnderLongKeys(window.operation, window.keyFn);
         Supplier<? extends Processor> source = s.processorsFn.apply(new SourcePlan(watermarks, reusableItems));
         if (window == null) {
             outputVertex.put(s, outputVertexWithChain(s, s.name, source));
@@ -250,13 +253,16 @@ final class Planner {
                 () -> dag.newVertex(uniqueName(g.name), () -> new CombineByKeyP(g.operation, g.outputFn)), g.keyed, g.keyFn);
     }
 
+    @SuppressWarnings("unchecked")
     private void planWindowAggregate(Transform.WindowAggregate w) {
         if (w.overKeys != null) {
             planWindowAggregateOverKeys(w);
             return;
         }
-        planTwoStages(w, ACCUMULATE_BY_FRAME, () -> accumulateByFrame(w),
-                () -> outputVertexWithChain(w, w.name, () -> new SlidingWindowP(w.window, w.operation, w.outputFn)), w.keyed, w.keyFn);
+        Supplier<Processor> window = AccumulateByFrameP.sumsUnderLongKeys(w.operation, w.keyFn)
+                ? () -> SlidingWindowP.underLongKeys(w.window, (AggregateOperation<?, LongAccumulator, Long>) w.operation, w.outputFn)
+                : () -> new SlidingWindowP(w.window, w.operation, w.outputFn);
+        planTwoStages(w, ACCUMULATE_BY_FRAME, () -> accumulateByFrame(w), () -> outputVertexWithChain(w, w.name, window), w.keyed, w.keyFn);
     }
 
     private static AccumulateByFrameP accumulateByFrame(Transform.WindowAggregate w) {
@@ -298,7 +304,15 @@ final class Planner {
         }
         nextOutputOrdinal.put(accumulate, 1);
         nextInputOrdinal.put(combine, 1);
-        dag.edge(localPreAggregation ? toOwner(Edge.between(accumulate, combine), keyed) : Edge.between(accumulate, combine).isolated());
+        Edge partials = Edge.between(accumulate, combine);
+        if (!localPreAggregation) {
+            partials.isolated();
+        } else if (keyed && t instanceof Transform.WindowAggregate w && AccumulateByFrameP.sumsUnderLongKeys(w.operation, w.keyFn)) {
+            partials.partitioned((LongKeyFn<LongKeyedSum>) LongKeyedSum::key).distributed();
+        } else {
+            toOwner(partials, keyed);
+        }
+        dag.edge(partials);
         outputVertex.put(t, combine);
     }
 

@@ -16,7 +16,8 @@ import java.util.function.ToLongFunction;
 /**
  * First stage of a windowed aggregation, running next to the source on every core: folds items into
  * one accumulator per (frame, key). When the watermark passes a frame's end, each of its
- * accumulators goes out as a {@link KeyedFrame} to the instance that owns the key, so only partial
+ * accumulators goes out as a {@link KeyedFrame} (sums under long keys: a
+ * {@link io.fournines.engine.window.LongKeyedSum}) to the instance that owns the key, so only partial
  * results cross the partitioned edge. Items behind the watermark, whose frame was already sent on,
  * are dropped and counted as {@code lateItems}. When its input goes idle it sends every open
  * accumulator at once: the other instances' watermarks close windows without waiting for an idle one,
@@ -45,9 +46,13 @@ public final class AccumulateByFrameP extends AbstractProcessor {
         this.frames = FrameAccumulators.forOperation(operation, keyFn);
     }
 
-    /** Whether the stage made with these keeps nothing of an item once it has folded it in, so its items may be reused. */
-    public static boolean keepsNoItem(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
-        return FrameAccumulators.keepsNoItem(operation, keyFn);
+    /**
+     * Whether the stage made with these sums under long keys: it keeps nothing of an item once it has
+     * folded it in (so its items may be reused), and sends {@link io.fournines.engine.window.LongKeyedSum}
+     * partials, not {@link KeyedFrame}s.
+     */
+    public static boolean sumsUnderLongKeys(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+        return FrameAccumulators.longKeyedSums(operation, keyFn);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.fournines.engine.aggregate.AggregateOperation;
 import io.fournines.engine.aggregate.LongAccumulator;
 import io.fournines.engine.aggregate.LongKeyFn;
 import io.fournines.engine.window.KeyedFrame;
+import io.fournines.engine.window.LongKeyedSum;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Object2LongHashMap;
 
@@ -20,7 +21,7 @@ import java.util.function.ToLongFunction;
  * The open frames of {@link AccumulateByFrameP}: one accumulator per (frame, key), folded from raw
  * items, taken out as {@link KeyedFrame} partials once the watermark closes the frame. Sums of
  * longs are kept in reused primitive maps, so accumulating an item allocates nothing (nor boxes its
- * key, when the key is a {@link LongKeyFn}).
+ * key, when the key is a {@link LongKeyFn}: then a partial goes out as one {@link LongKeyedSum}).
  */
 abstract class FrameAccumulators<M> {
 
@@ -38,17 +39,17 @@ abstract class FrameAccumulators<M> {
     }
 
     static FrameAccumulators<?> forOperation(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
-        if (keepsNoItem(operation, keyFn)) {
+        if (longKeyedSums(operation, keyFn)) {
             return new LongKeyedSums(operation, keyFn);
         }
         return operation.isSumOfLongs() ? new LongSums(operation, keyFn) : new Objects(operation, keyFn);
     }
 
     /**
-     * Whether the frames {@link #forOperation} makes keep nothing of an item once folded: only sums
-     * under primitive keys ({@link LongKeyedSums}); an object key may be the item or part of it.
+     * Whether {@link #forOperation} makes {@link LongKeyedSums}: frames that keep nothing of an item
+     * once folded (an object key may be the item or part of it) and send {@link LongKeyedSum} partials.
      */
-    static boolean keepsNoItem(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
+    static boolean longKeyedSums(AggregateOperation<?, ?, ?> operation, Function<?, ?> keyFn) {
         return operation.isSumOfLongs() && keyFn instanceof LongKeyFn<?>;
     }
 
@@ -97,8 +98,13 @@ abstract class FrameAccumulators<M> {
 
     /** Appends the frame's partials to {@code out}; the frame is not used again. */
     private void drainInto(long frameEnd, M frame, List<Object> out) {
-        forEachPartial(frameEnd, frame, out::add);
+        sendPartials(frameEnd, frame, out::add);
         recycle(frame);
+    }
+
+    /** Hands the frame's partials, as they go downstream, to {@code out}: by default as a snapshot holds them. */
+    void sendPartials(long frameEnd, M frame, Consumer<Object> out) {
+        forEachPartial(frameEnd, frame, out::accept);
     }
 
     /** A drained frame, for {@link #newFrame} to hand out again; dropped by default. */
@@ -180,7 +186,7 @@ abstract class FrameAccumulators<M> {
         }
     }
 
-    /** Sums of longs under long keys: as {@link LongSums}, with the key boxed only when its partial goes out. */
+    /** Sums of longs under long keys: as {@link LongSums}, the key never boxed (but in a snapshot), each partial one object. */
     static final class LongKeyedSums extends FrameAccumulators<Long2LongHashMap> {
         private final LongKeyFn<Object> longKeyFn;
         private final ToLongFunction<Object> valueFn;
@@ -207,6 +213,11 @@ abstract class FrameAccumulators<M> {
         @Override
         void forEachPartial(long frameEnd, Long2LongHashMap frame, Consumer<KeyedFrame> out) {
             frame.forEachLong((key, sum) -> out.accept(new KeyedFrame(frameEnd, key, new LongAccumulator(sum))));
+        }
+
+        @Override
+        void sendPartials(long frameEnd, Long2LongHashMap frame, Consumer<Object> out) {
+            frame.forEachLong((key, sum) -> out.accept(new LongKeyedSum(frameEnd, key, sum)));
         }
 
         @Override

@@ -71,6 +71,11 @@ abstract class LongSumFrames<M> implements WindowFrames {
     }
 
     private void addSum(long frameEnd, Object key, long value) {
+        addSum(frame(frameEnd), key, value);
+    }
+
+    /** The map to add a partial of the frame ending at {@code frameEnd} to: a copy of one a snapshot still has to write. */
+    final M frame(long frameEnd) {
         if (frameEnd != currentFrameEnd) {
             currentFrame = frames.get(frameEnd);
             if (currentFrame == null) {
@@ -83,7 +88,7 @@ abstract class LongSumFrames<M> implements WindowFrames {
             }
             currentFrameEnd = frameEnd;
         }
-        addSum(currentFrame, key, value);
+        return currentFrame;
     }
 
     @Override
@@ -297,8 +302,9 @@ abstract class LongSumFrames<M> implements WindowFrames {
     }
 
     /**
-     * Sums under long keys, unboxed as their partials arrive. {@link #emitSumsAndSlide} hands a
-     * window's sums out without boxing a key; {@link #emitAndSlide} boxes each.
+     * Sums under long keys, unboxed as their partials arrive (or never boxed, as {@link
+     * io.fournines.engine.window.LongKeyedSum}s). {@link #emitSumsAndSlide} hands a window's sums out
+     * without boxing a key; {@link #emitAndSlide} boxes each.
      */
     static final class LongKeyed extends LongSumFrames<Long2LongHashMap> {
         @Override
@@ -318,13 +324,21 @@ abstract class LongSumFrames<M> implements WindowFrames {
 
         @Override
         void addSum(Long2LongHashMap map, Object key, long value) {
-            long k = (Long) key;
-            map.put(k, map.getOrDefault(k, 0) + value);
+            addTo(map, (Long) key, value);
+        }
+
+        /** Merges a partial as a {@link io.fournines.engine.window.LongKeyedSum} brings it. */
+        void addSum(long frameEnd, long key, long value) {
+            addTo(frame(frameEnd), key, value);
+        }
+
+        private static void addTo(Long2LongHashMap map, long key, long value) {
+            map.put(key, map.getOrDefault(key, 0) + value);
         }
 
         @Override
         void addAll(Long2LongHashMap from, Long2LongHashMap into) {
-            from.forEachLong((key, value) -> into.put(key, into.getOrDefault(key, 0) + value));
+            from.forEachLong((key, value) -> addTo(into, key, value));
         }
 
         @Override

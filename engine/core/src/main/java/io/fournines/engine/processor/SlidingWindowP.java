@@ -9,6 +9,7 @@ import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.GlobalKey;
 import io.fournines.engine.core.Watermark;
 import io.fournines.engine.window.KeyedFrame;
+import io.fournines.engine.window.LongKeyedSum;
 import io.fournines.engine.window.WindowDefinition;
 
 
@@ -40,7 +41,7 @@ public final class SlidingWindowP extends AbstractProcessor {
     private final WindowResultFn outputFn;
     private final OverKeysOperation<?, ?> overKeysOperation;
     private final WindowFrames frames;
-    /** The frames over keys, whose long keys and sums are handed to {@link #overKeysOperation} unboxed; null otherwise. */
+    /** The frames under long keys ({@link #underLongKeys}, {@link #overKeys}), which take {@link LongKeyedSum}s; null otherwise. */
     private final LongSumFrames.LongKeyed keySums;
     private final PendingItems pendingOutput = new PendingItems();
     /** The frames of the snapshot being saved, until all are written. */
@@ -55,26 +56,39 @@ public final class SlidingWindowP extends AbstractProcessor {
     private Context context;
 
     public SlidingWindowP(WindowDefinition window, AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn) {
-        this(window, operation, outputFn, null);
+        this(window, operation, outputFn, null, null);
     }
 
     private SlidingWindowP(WindowDefinition window, AggregateOperation<?, ?, ?> operation, WindowResultFn outputFn,
-                           OverKeysOperation<?, ?> overKeysOperation) {
+                           OverKeysOperation<?, ?> overKeysOperation, LongSumFrames.LongKeyed keySums) {
         this.window = window;
         this.operation = operation;
         this.outputFn = outputFn;
         this.overKeysOperation = overKeysOperation;
-        this.keySums = overKeysOperation != null ? new LongSumFrames.LongKeyed() : null;
+        this.keySums = keySums;
         this.frames = keySums != null ? keySums : WindowFrames.forOperation(operation);
     }
 
-    /** Sums of longs by long keys, each window's keys folded by {@code overKeys} into one partial. */
+    /**
+     * Sums of longs by long keys, from {@link LongKeyedSum} partials (or {@link KeyedFrame}s under
+     * {@code Long} keys), kept unboxed; each key's sum is boxed only as it goes out.
+     */
+    public static SlidingWindowP underLongKeys(WindowDefinition window, AggregateOperation<?, LongAccumulator, Long> sumOfLongs,
+                                               WindowResultFn outputFn) {
+        return new SlidingWindowP(window, sumsOfLongs(sumOfLongs), outputFn, null, new LongSumFrames.LongKeyed());
+    }
+
+    /** Sums of longs by long keys, as {@link #underLongKeys}, each window's keys folded by {@code overKeys} into one partial. */
     public static SlidingWindowP overKeys(WindowDefinition window, AggregateOperation<?, LongAccumulator, Long> sumOfLongs,
                                           OverKeysOperation<?, ?> overKeys) {
-        if (!sumOfLongs.isSumOfLongs()) {
-            throw new IllegalArgumentException("an aggregate over keys takes the keys' sums of longs");
+        return new SlidingWindowP(window, sumsOfLongs(sumOfLongs), null, overKeys, new LongSumFrames.LongKeyed());
+    }
+
+    private static AggregateOperation<?, LongAccumulator, Long> sumsOfLongs(AggregateOperation<?, LongAccumulator, Long> operation) {
+        if (!operation.isSumOfLongs()) {
+            throw new IllegalArgumentException("a window under long keys takes the keys' sums of longs");
         }
-        return new SlidingWindowP(window, sumOfLongs, null, overKeys);
+        return operation;
     }
 
     @Override
@@ -156,6 +170,14 @@ public final class SlidingWindowP extends AbstractProcessor {
 
     @Override
     protected boolean tryProcess(int ordinal, Object item) {
+        if (item instanceof LongKeyedSum sum) {
+            if (sum.frameEnd() <= emittedUpTo) {
+                lateFrames.increment();
+            } else {
+                keySums.addSum(sum.frameEnd(), sum.key(), sum.sum());
+            }
+            return true;
+        }
         KeyedFrame partial = (KeyedFrame) item;
         if (partial.frameEnd() <= emittedUpTo) {
             lateFrames.increment();

@@ -13,6 +13,7 @@ import io.fournines.engine.execution.InboxImpl;
 import io.fournines.engine.execution.Partitioner;
 import io.fournines.engine.window.KeyedFrame;
 import io.fournines.engine.window.KeyedWindowResult;
+import io.fournines.engine.window.LongKeyedSum;
 import io.fournines.engine.window.WindowDefinition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -182,8 +183,8 @@ class SlidingWindowPTest {
     void aSnapshotWrittenWhileWindowsGoOnHoldsTheStateAsOfItsBarrier(FrameState state) throws Exception {
         Supplier<SlidingWindowP> window = () -> state.window(WindowDefinition.sliding(200, 10));
         // Frames up to 500 with 1 000 keys each, windows emitted up to 400: 30 frames, 30 000 partials, are held.
-        Supplier<List<Object>> before = () -> frames(10, 500, 400);
-        Supplier<List<Object>> after = () -> frames(410, 1200, 1200);
+        Supplier<List<Object>> before = () -> frames(state, 10, 500, 400);
+        Supplier<List<Object>> after = () -> frames(state, 410, 1200, 1200);
 
         SlidingWindowP uninterrupted = window.get();
         ListOutbox expected = new ListOutbox();
@@ -221,16 +222,24 @@ class SlidingWindowPTest {
         assertThat(restoredOut.items).isNotEmpty().containsExactlyInAnyOrderElementsOf(expected.items);
     }
 
-    /** The three forms of a window's frames: accumulator objects, sums of longs, sums under long keys. */
+    /**
+     * The forms of a window's frames: accumulator objects, sums of longs, sums under long keys (per
+     * key, or over keys); the last two get their partials as a job sends them, as {@link LongKeyedSum}s.
+     */
     enum FrameState {
-        OBJECTS, SUMS, SUMS_OVER_KEYS;
+        OBJECTS, SUMS, SUMS_UNDER_LONG_KEYS, SUMS_OVER_KEYS;
 
         SlidingWindowP window(WindowDefinition definition) {
             return switch (this) {
                 case OBJECTS -> new SlidingWindowP(definition, counting(false), KeyedWindowResult::new);
                 case SUMS -> new SlidingWindowP(definition, counting(true), KeyedWindowResult::new);
+                case SUMS_UNDER_LONG_KEYS -> SlidingWindowP.underLongKeys(definition, AggregateOperations.counting(), KeyedWindowResult::new);
                 case SUMS_OVER_KEYS -> SlidingWindowP.overKeys(definition, AggregateOperations.counting(), ALL_SUMS);
             };
+        }
+
+        Object count(long frameEnd, long key, long n) {
+            return this == OBJECTS || this == SUMS ? SlidingWindowPTest.count(frameEnd, key, n) : new LongKeyedSum(frameEnd, key, n);
         }
     }
 
@@ -242,11 +251,11 @@ class SlidingWindowPTest {
      * Partials of 1 000 keys for frames ending {@code from}..{@code to}, each key counting its frame's
      * end over 10 plus the key, and after each frame a watermark up to {@code watermarkUpTo}.
      */
-    private static List<Object> frames(long from, long to, long watermarkUpTo) {
+    private static List<Object> frames(FrameState state, long from, long to, long watermarkUpTo) {
         List<Object> items = new ArrayList<>();
         for (long end = from; end <= to; end += 10) {
             for (long key = 0; key < 1_000; key++) {
-                items.add(count(end, key, end / 10 + key));
+                items.add(state.count(end, key, end / 10 + key));
             }
             if (end <= watermarkUpTo) {
                 items.add(new Watermark(end));
