@@ -5,9 +5,13 @@ from dataclasses import replace
 
 from fournines.targets.sim.calibration import DEFAULTS
 
-PAUSING = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=20.0),
+# No wake-up span: its draws would make another seed differ even without pauses or stalls.
+PAUSING = {**DEFAULTS, "wakeup_span_us": replace(DEFAULTS["wakeup_span_us"], value=0.0),
+           "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=20.0),
            "gc_pause_mean_ms": replace(DEFAULTS["gc_pause_mean_ms"], value=5.0)}
-STALLING = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=0.0),
-            "stalls_per_s": replace(DEFAULTS["stalls_per_s"], value=20.0),
+# Stalls per busy core-second: some 20 a second on test_determinism's machines, busy ~0.07 cores.
+STALLING = {**DEFAULTS, "wakeup_span_us": replace(DEFAULTS["wakeup_span_us"], value=0.0),
+            "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=0.0),
+            "stalls_per_busy_core_s": replace(DEFAULTS["stalls_per_busy_core_s"], value=300.0),
             "stall_mean_ms": replace(DEFAULTS["stall_mean_ms"], value=5.0)}
 QUIET = {**DEFAULTS, "gc_pauses_per_s": replace(DEFAULTS["gc_pauses_per_s"], value=0.0)}

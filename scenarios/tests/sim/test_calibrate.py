@@ -14,6 +14,8 @@ from fournines.targets.sim.calibration import DEFAULTS, read_calibration, write_
 from fournines.targets.sim.recorder import Recorder
 from fournines.targets.sim.cluster import distinct_keys
 from fournines.targets.sim.derive import model_other_cores
+from fournines_analysis.results import load_run
+from fournines_analysis.summary import summarize
 
 START_EPOCH_S = 1767225600.0
 RATE, WINDOW_S, SLIDE_S, WARMUP_S, SECONDS = 100_000, 10.0, 0.01, 2, 12
@@ -126,7 +128,7 @@ def test_calibrate_recovers_the_scheduler_costs_a_simulated_micro_batch_run_was_
     assert derived["batch_coordination_us"].value == pytest.approx(800.0, abs=1)
     assert str(folder) in derived["scheduler_task_us"].source
     # its windows wait for their batch, up to 100 ms: spread by the scheduler, not stalls
-    assert derived["stalls_per_s"] == DEFAULTS["stalls_per_s"]
+    assert derived["stalls_per_busy_core_s"] == DEFAULTS["stalls_per_busy_core_s"]
 
 
 def test_a_calibration_from_simulated_runs_gives_back_the_costs_they_were_simulated_with(tmp_path):
@@ -156,10 +158,13 @@ def test_calibrate_derives_the_stalls_from_the_windows_slower_than_the_median_by
     calibration = calibrated(tmp_path, [folder])
     mean_s = 2.0015e-3  # the buckets' midpoints 2401 and 4402 µs, less 1400
     assert calibration["stall_mean_ms"].value == pytest.approx(mean_s * 1e3, abs=1e-3)
-    assert calibration["stalls_per_s"].value == pytest.approx(16 / 800 * math.exp(1e-3 / mean_s) / mean_s, rel=1e-3)
-    assert str(folder) in calibration["stalls_per_s"].source and "latency.hlog" in calibration["stalls_per_s"].source
+    busy_cores = summarize(load_run(folder)).cores  # one member: its machine's
+    assert calibration["stalls_per_busy_core_s"].value == pytest.approx(
+        16 / 800 / busy_cores * math.exp(1e-3 / mean_s) / mean_s, rel=1e-3)
+    source = calibration["stalls_per_busy_core_s"].source
+    assert str(folder) in source and "latency.hlog" in source and "cpu.csv" in source
 
 
 def test_a_run_without_windows_past_the_threshold_keeps_the_default_of_no_stalls(tmp_path):
     calibration = calibrated(tmp_path, [results_folder(tmp_path / "steady", 1_000, [])])
-    assert calibration["stalls_per_s"] == DEFAULTS["stalls_per_s"]
+    assert calibration["stalls_per_busy_core_s"] == DEFAULTS["stalls_per_busy_core_s"]

@@ -1,6 +1,6 @@
-"""Stalls: a machine's cores all stopped at a drawn rate for drawn lengths (pauses.py), and calibrate's
-estimate of both from the windows' latencies (stall_estimate.py), checked against each other on long
-simulated runs."""
+"""Stalls: a machine's cores all stopped at a drawn rate for drawn lengths (pauses.py), the rate in
+proportion to the cores the machine keeps busy, and calibrate's estimate of both from the windows'
+latencies and the cores busy (stall_estimate.py), checked against each other on long simulated runs."""
 import json
 
 import numpy as np
@@ -41,15 +41,16 @@ def test_merged_stops_hold_the_machine_whenever_either_does():
 
 @pytest.mark.parametrize("members", [1, 2])
 def test_calibrate_gives_back_the_stalls_a_long_simulated_run_was_made_with(tmp_path, members):
-    """Round trip through a results folder: 300 simulated seconds (some 30 000 windows) with 5 stalls a
-    second of 4 ms a machine; windows wait on every machine, so two machines show twice the stalls."""
-    given = given_calibration(tmp_path, {"stalls_per_s": 5.0, "stall_mean_ms": 4.0, "gc_pauses_per_s": 0.0})
+    """Round trip through a results folder: 300 simulated seconds (some 30 000 windows) with 40 stalls per
+    busy core-second of 4 ms (some 5 a second on one machine of ~0.13 cores busy, half as many on each of
+    two); windows wait on every machine, so two machines show twice the stalls."""
+    given = given_calibration(tmp_path, {"stalls_per_busy_core_s": 40.0, "stall_mean_ms": 4.0, "gc_pauses_per_s": 0.0})
     root = tmp_path / "results"
     result = CliRunner().invoke(cli, ["simulate", "q5", f"CLUSTER={members}", "THREADS=2", "RATE=100000", "KEYS=1000",
                                       "WARMUP=2s", "DURATION=300s", f"CALIBRATION={given}", "--results-root", str(root)])
     assert result.exit_code == 0, result.output
     derived = calibrated(tmp_path, list(root.iterdir()))
-    assert derived["stalls_per_s"].value == pytest.approx(5.0, rel=0.15)
+    assert derived["stalls_per_busy_core_s"].value == pytest.approx(40.0, rel=0.15)
     assert derived["stall_mean_ms"].value == pytest.approx(4.0, rel=0.15)
 
 
@@ -65,6 +66,6 @@ def test_stalls_widen_the_tail_and_are_off_by_default(tmp_path):
         return summarize(load_run(folder)).latency[0].percentiles[99], sum(member["stalls_simulated"])
 
     steady, none = p99_us_and_stalls({})
-    stalling, drawn = p99_us_and_stalls({"stalls_per_s": 5.0, "stall_mean_ms": 4.0})
+    stalling, drawn = p99_us_and_stalls({"stalls_per_busy_core_s": 40.0, "stall_mean_ms": 4.0})
     assert none == 0 and drawn > 50
     assert stalling > steady + 1000

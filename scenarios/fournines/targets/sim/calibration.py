@@ -89,9 +89,11 @@ DEFAULTS: dict[str, Parameter] = {
         0, "cores", "cores a machine spends whatever the rate (the workers' wake-ups and timers, the member's "
                     "per-second reporting, the JIT), taken from the workers all the time",
         "none modelled until calibrate gets runs at two or more rates"),
-    "stalls_per_s": _default(
-        0, "1/s", "stalls per second per machine: every core unavailable to the job for a while (JIT, the OS's "
-                  "scheduling, the hypervisor, a concurrent GC cycle's threads), beside the GC pauses",
+    "stalls_per_busy_core_s": _default(
+        0, "1/s", "stalls per second per core a machine keeps busy (a machine at 0.5 cores busy takes half as many "
+                  "as at 1): every core unavailable to the job for a while (JIT, the OS's scheduling, the "
+                  "hypervisor, a concurrent GC cycle's threads), beside the GC pauses; a stall delays the job only "
+                  "when it takes a worker that has work",
         "none modelled until calibrate derives them from a run's latency.hlog (stall_estimate.py)"),
     "stall_mean_ms": _default(
         0, "ms", "mean length of a stall (lengths exponential about it)",

@@ -15,7 +15,7 @@ import numpy as np
 
 from fournines.targets.sim.calibration import Parameter
 from fournines.targets.sim.event_loop import Scheduler
-from fournines.targets.sim.gc_cycles import GcCycles
+from fournines.targets.sim.gc_cycles import GcCycles, threads_cores
 from fournines.targets.sim.network import Network
 from fournines.targets.sim.pauses import Pauses
 from fournines.targets.sim.recorder import Recorder
@@ -41,6 +41,32 @@ def distinct_keys(keys: int, events: float) -> float:
     return keys * -math.expm1(-events / keys)
 
 
+def key_slides_per_s(keys: int, rate: float, window_s: float, slide_s: float) -> float:
+    """(key, slide) pairs the keys' owners touch per second: every key of a window, every slide."""
+    return distinct_keys(keys, rate * window_s) / slide_s
+
+
+def partials_and_results_ns_per_s(keys: int, rate: float, slide_s: float, members: int, threads: int,
+                                  partial_ns: float, result_ns: float) -> float:
+    """CPU ns per second the cluster spends on partials and window results: each of the members × threads
+    tasklets emits a partial per distinct key it saw in a frame, each machine's result of a window is
+    merged at the reducer."""
+    tasklets = members * threads
+    partials_per_s = tasklets * distinct_keys(keys, rate * slide_s / tasklets) / slide_s
+    return partials_per_s * partial_ns + members / slide_s * result_ns
+
+
+def busy_cores_per_machine(shape: "JobShape", cost: dict[str, float]) -> float:
+    """The cores a machine keeps busy, as cpu.csv counts a member's: its share of the events', the
+    partials', the (key, slide) pairs' and the results' costs, its background, and its GC cycles' threads."""
+    ns_per_s = (shape.rate * cost["source_ns_per_event"]
+                + key_slides_per_s(shape.keys, shape.rate, shape.window_s, shape.slide_s) * cost["key_slide_ns"]
+                + partials_and_results_ns_per_s(shape.keys, shape.rate, shape.slide_s, shape.members, shape.cores,
+                                                cost["partial_ns_per_key"], cost["result_ns"]))
+    cycles = cost["gc_cycles_per_s"] * cost["gc_cycle_mean_ms"] * 1e-3 * threads_cores(cost["gc_cycle_speed"], shape.cores)
+    return ns_per_s * 1e-9 / shape.members + cost["background_cores"] + cycles
+
+
 class Cluster:
     """The base of each model; a model sets `batch_s`, how much of the sources' input it takes at once."""
     batch_s: float
@@ -52,9 +78,11 @@ class Cluster:
         c = self.cost
         self.network = Network(c["network_hop_us"] * 1e-6, c["network_ns_per_byte"] * 1e-9)
         self.machines, self.stops_drawn = [], []  # stops_drawn: (GC pauses, stalls) per machine, for member.json
+        # A stall delays the job only when it takes a worker that has work: they come in proportion to the cores busy.
+        stalls_per_s = c["stalls_per_busy_core_s"] * busy_cores_per_machine(shape, c)
         for _ in range(shape.members):
             gc = Pauses.drawn(rng, c["gc_pauses_per_s"], c["gc_pause_mean_ms"] * 1e-3, shape.horizon_s)
-            stalls = Pauses.drawn(rng, c["stalls_per_s"], c["stall_mean_ms"] * 1e-3, shape.horizon_s)
+            stalls = Pauses.drawn(rng, stalls_per_s, c["stall_mean_ms"] * 1e-3, shape.horizon_s)
             cycles = GcCycles.drawn(rng, c["gc_cycles_per_s"], c["gc_cycle_mean_ms"] * 1e-3, c["gc_cycle_speed"], shape.horizon_s)
             self.machines.append(Station(loop, shape.cores, Pauses.merged(gc, stalls), cycles, c["background_cores"]))
             self.stops_drawn.append((len(gc.starts), len(stalls.starts)))

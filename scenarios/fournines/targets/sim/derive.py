@@ -15,7 +15,7 @@ analysis' own readers, so a number here is the number the report shows:
   second per member and their mean length;
 - stalls: from continuous runs' window latencies (latency.hlog) after the warm-up, those slower than
   the median by more than one source batch, outside GC pauses and cycles (stall_estimate.py): their
-  rate per machine and mean length;
+  rate per busy core (a machine's cores busy from cpu.csv) and mean length;
 - the scheduler: from micro-batch runs' batches.csv after the warm-up (the report's reader), as the
   model defines them (batched_job.py): a stage's launch to its first start is the first machine's
   tasks launched, so scheduler_task_us is that over the threads of a machine; a stage's last finish
@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from fournines.targets.sim.calibration import DEFAULTS, Parameter
-from fournines.targets.sim.cluster import distinct_keys
+from fournines.targets.sim.cluster import key_slides_per_s, partials_and_results_ns_per_s
 from fournines.targets.sim.gc_cycles import threads_cores
 from fournines.targets.sim.stall_estimate import THRESHOLD_S, Exceedances, exceedances, stall_rate_and_mean
 from fournines_analysis.batches import BATCHES_FILE, measured_batches, read_batches
@@ -83,27 +83,26 @@ def measured(folder: Path) -> Measured:
     cycle_cores = cycle_s / measured_s * threads_cores(DEFAULTS["gc_cycle_speed"].value, threads)
     return Measured(folder, summary.throughput, summary.cores,
                     model_other_cores(keys, summary.throughput, slide_s, members, threads) + cycle_cores,
-                    distinct_keys(keys, summary.throughput * window_s) / slide_s, keys,
+                    key_slides_per_s(keys, summary.throughput, window_s, slide_s), keys,
                     len(pauses), sum(e.length_s for e in pauses), len(cycles), cycle_s, measured_s * members, members,
-                    launch, coordination, _windows_past_the_stall_threshold(lead, run.warmup_s, every_gc, scenario))
+                    launch, coordination,
+                    _windows_past_the_stall_threshold(lead, run.warmup_s, every_gc, scenario, summary.cores / members))
 
 
-def _windows_past_the_stall_threshold(lead: LatencyLog, warmup_s: float, gc: list, scenario: dict) -> Exceedances:
+def _windows_past_the_stall_threshold(lead: LatencyLog, warmup_s: float, gc: list, scenario: dict,
+                                      busy_cores: float) -> Exceedances:
     """Continuous runs only: a batched run's windows also wait for the scheduler, whose costs are not stalls.
     The seconds of GC pauses and cycles are left out: the model has both."""
     if scenario.get("execution", "continuous") != "continuous":
         return Exceedances(0.0, 0, 0.0)
-    return exceedances(lead, warmup_s, gc, scenario["cluster"]["members"])
+    return exceedances(lead, warmup_s, gc, scenario["cluster"]["members"], busy_cores)
 
 
 def model_other_cores(keys: int, rate: float, slide_s: float, members: int, threads: int) -> float:
     """Cores the model spends beside source_ns_per_event and key_slide_ns at this rate (windowed_job.py,
-    batched_job.py): each of the members × threads tasklets emits a partial per distinct key it saw in a
-    frame, and each machine's result of a window is merged at the reducer, at the stated defaults."""
-    tasklets = members * threads
-    partials_per_s = tasklets * distinct_keys(keys, rate * slide_s / tasklets) / slide_s
-    results_per_s = members / slide_s
-    return (partials_per_s * DEFAULTS["partial_ns_per_key"].value + results_per_s * DEFAULTS["result_ns"].value) * 1e-9
+    batched_job.py): the partials and the window results, at the stated defaults."""
+    return partials_and_results_ns_per_s(keys, rate, slide_s, members, threads, DEFAULTS["partial_ns_per_key"].value,
+                                         DEFAULTS["result_ns"].value) * 1e-9
 
 
 def _scheduler_costs(folder: Path, scenario: dict, warmup_s: float) -> tuple[list[float], list[float]]:
@@ -157,9 +156,9 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
         threshold = f"{THRESHOLD_S * 1e3:g} ms"
         how = (f"{names}: latency.hlog of the continuous runs after the warm-up, windows slower than the median by "
                f"more than {threshold} outside GC pauses")
-        derived["stalls_per_s"] = _with(DEFAULTS["stalls_per_s"], per_s,
-                                        f"{how}: their share × e^({threshold} / mean) / mean, per machine "
-                                        "(stall_estimate.py)")
+        derived["stalls_per_busy_core_s"] = _with(DEFAULTS["stalls_per_busy_core_s"], per_s,
+                                                  f"{how}: their share × e^({threshold} / mean) / mean, per machine "
+                                                  "and per core busy (cpu.csv) (stall_estimate.py)")
         derived["stall_mean_ms"] = _with(DEFAULTS["stall_mean_ms"], mean_s * 1e3, f"{how}: their mean excess")
     launches = [us for r in runs for us in r.task_launch_us]
     if launches:
