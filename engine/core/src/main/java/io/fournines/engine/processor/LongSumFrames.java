@@ -271,7 +271,7 @@ abstract class LongSumFrames<M> implements WindowFrames {
 
         @Override
         void addAll(Object2LongHashMap<Object> from, Object2LongHashMap<Object> into) {
-            from.forEachLong((key, value) -> into.put(key, into.getOrDefault(key, 0) + value));
+            from.forEachLong((key, value) -> addSum(into, key, value));
         }
 
         @Override
