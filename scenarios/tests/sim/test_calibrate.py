@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from fournines.cli import cli
 from fournines.targets.sim.calibration import DEFAULTS, read_calibration, write_calibration
 from fournines.targets.sim.recorder import Recorder
-from fournines.targets.sim.cluster import distinct_keys
+from fournines.targets.sim.cluster import key_slides_per_s
 from fournines.targets.sim.derive import model_other_cores
 from fournines_analysis.results import load_run
 from fournines_analysis.summary import summarize
@@ -31,7 +31,7 @@ def results_folder(path, keys, pauses_ms, windows_us=lambda second: [1000], rate
     1 − gc_cycle_speed of the cores while they run; `windows_us(second)`: the windows' latencies that second."""
     path.mkdir()
     cycle_cores = sum(cycles_ms) / 1e3 / (SECONDS - WARMUP_S) * (1 - DEFAULTS["gc_cycle_speed"].value) * THREADS
-    cores = (rate * NS_PER_EVENT * 1e-9 + distinct_keys(keys, rate * WINDOW_S) / SLIDE_S * NS_PER_KEY_SLIDE * 1e-9
+    cores = (rate * NS_PER_EVENT * 1e-9 + key_slides_per_s(keys, rate, WINDOW_S, SLIDE_S) * NS_PER_KEY_SLIDE * 1e-9
              + model_other_cores(keys, rate, SLIDE_S, 1, THREADS) + background_cores + cycle_cores)
     recorder = Recorder(("latency",), WARMUP_S)
     for second in range(SECONDS):
@@ -133,12 +133,13 @@ def test_calibrate_recovers_the_scheduler_costs_a_simulated_micro_batch_run_was_
 
 def test_a_calibration_from_simulated_runs_gives_back_the_costs_they_were_simulated_with(tmp_path):
     """Round trip through results folders: Q5 simulated at two key counts with known CPU costs, then
-    calibrated; what the model charges beside the two costs (partials, results) is not counted twice."""
+    calibrated; what the model charges beside the two costs (partials, results) is not counted twice. The
+    warm-up lets the window fill: the bids name 24 000 new auctions a second at this rate (auction_keys.py)."""
     given = given_calibration(tmp_path, {"source_ns_per_event": 700.0, "key_slide_ns": 120.0, "gc_pauses_per_s": 0.0})
     runner, folders = CliRunner(), []
     for keys in (1_000, 100_000):
         root = tmp_path / f"keys-{keys}"
-        result = runner.invoke(cli, ["simulate", "q5", "THREADS=2", "RATE=400000", f"KEYS={keys}", "WARMUP=2s",
+        result = runner.invoke(cli, ["simulate", "q5", "THREADS=2", "RATE=400000", f"KEYS={keys}", "WARMUP=5s",
                                      "DURATION=6s", f"CALIBRATION={given}", "--results-root", str(root)])
         assert result.exit_code == 0, result.output
         folders += list(root.iterdir())

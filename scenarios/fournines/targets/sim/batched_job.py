@@ -25,7 +25,8 @@ batch launched ahead in a group counts as launched no earlier than its end.
 import math
 from dataclasses import dataclass, field
 
-from fournines.targets.sim.cluster import REDUCER, Cluster, distinct_keys
+from fournines.targets.sim.auction_keys import distinct_auctions
+from fournines.targets.sim.cluster import REDUCER, Cluster
 from fournines.targets.sim.group_tuning import FIRST_GROUP_SIZE, next_group_size
 
 STAGES = 2
@@ -68,7 +69,7 @@ class BatchedJob(Cluster):
         self.task_s, self.coordination_s = c["scheduler_task_us"] * 1e-6, c["batch_coordination_us"] * 1e-6
         n, cores = shape.members, shape.cores
         self.events_per_task = shape.rate * batch_s / n / cores
-        self.partials_per_task_frame = distinct_keys(shape.keys, shape.rate * shape.slide_s / n / cores)
+        self.partials_per_task_frame = distinct_auctions(shape.keys, shape.rate * shape.slide_s, n * cores)
         self.scheduler_free = 0.0
         self.state: dict[int, _Batch] = {}
         self.groups: list[_Group] = []  # group: every group launched, in order

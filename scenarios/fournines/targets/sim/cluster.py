@@ -7,12 +7,12 @@ scheduled time of the latest event it covers (events are due at t0 + i / rate an
 as the members' WindowLatencyRecorder does. The reduction emits each window once, so its first and
 last result are the same instant: latency.hlog and completion.hlog hold the same values.
 """
-import math
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
+from fournines.targets.sim.auction_keys import distinct_auctions
 from fournines.targets.sim.calibration import Parameter
 from fournines.targets.sim.event_loop import Scheduler
 from fournines.targets.sim.gc_cycles import GcCycles, threads_cores
@@ -36,14 +36,9 @@ class JobShape:
     horizon_s: float  # warm-up + duration
 
 
-def distinct_keys(keys: int, events: float) -> float:
-    """Expected distinct keys among `events` drawn uniformly from `keys`."""
-    return keys * -math.expm1(-events / keys)
-
-
 def key_slides_per_s(keys: int, rate: float, window_s: float, slide_s: float) -> float:
     """(key, slide) pairs the keys' owners touch per second: every key of a window, every slide."""
-    return distinct_keys(keys, rate * window_s) / slide_s
+    return distinct_auctions(keys, rate * window_s) / slide_s
 
 
 def partials_and_results_ns_per_s(keys: int, rate: float, slide_s: float, members: int, threads: int,
@@ -52,7 +47,7 @@ def partials_and_results_ns_per_s(keys: int, rate: float, slide_s: float, member
     tasklets emits a partial per distinct key it saw in a frame, each machine's result of a window is
     merged at the reducer."""
     tasklets = members * threads
-    partials_per_s = tasklets * distinct_keys(keys, rate * slide_s / tasklets) / slide_s
+    partials_per_s = tasklets * distinct_auctions(keys, rate * slide_s, tasklets) / slide_s
     return partials_per_s * partial_ns + members / slide_s * result_ns
 
 
@@ -105,7 +100,7 @@ class Cluster:
     def owned_keys_per_tasklet(self, frame: int) -> float:
         """Keys each owner tasklet touches when the window ending with `frame` fires."""
         span = min(self.frames_per_window, frame + 1) * self.shape.slide_s
-        return distinct_keys(self.shape.keys, self.shape.rate * span) / self.shape.members / self.shape.cores
+        return distinct_auctions(self.shape.keys, self.shape.rate * span) / self.shape.members / self.shape.cores
 
     def to_every_machine(self, sender: int, size_bytes: float, arrive: Callable[[int], None]) -> None:
         """A message of `size_bytes` from `sender` to each machine: its own at once, the others after
