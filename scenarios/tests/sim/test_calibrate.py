@@ -13,7 +13,7 @@ from fournines.cli import cli
 from fournines.targets.sim.calibration import DEFAULTS, read_calibration, write_calibration
 from fournines.targets.sim.recorder import Recorder
 from fournines.targets.sim.cluster import key_slides_per_s
-from fournines.targets.sim.derive import model_other_cores
+from fournines.targets.sim.derive import model_beside_cores
 from fournines_analysis.results import load_run
 from fournines_analysis.summary import summarize
 
@@ -32,7 +32,7 @@ def results_folder(path, keys, pauses_ms, windows_us=lambda second: [1000], rate
     path.mkdir()
     cycle_cores = sum(cycles_ms) / 1e3 / (SECONDS - WARMUP_S) * (1 - DEFAULTS["gc_cycle_speed"].value) * THREADS
     cores = (rate * NS_PER_EVENT * 1e-9 + key_slides_per_s(keys, rate, WINDOW_S, SLIDE_S) * NS_PER_KEY_SLIDE * 1e-9
-             + model_other_cores(keys, rate, SLIDE_S, 1, THREADS) + background_cores + cycle_cores)
+             + model_beside_cores(keys, rate, SLIDE_S, 1, THREADS) + background_cores + cycle_cores)
     recorder = Recorder(("latency",), WARMUP_S)
     for second in range(SECONDS):
         for micros in windows_us(second):

@@ -89,6 +89,11 @@ DEFAULTS: dict[str, Parameter] = {
         0, "cores", "cores a machine spends whatever the rate (the workers' wake-ups and timers, the member's "
                     "per-second reporting, the JIT), taken from the workers all the time",
         "none modelled until calibrate gets runs at two or more rates"),
+    "core_contention": _default(
+        0, "1", "how much longer the workers' work takes when the machine's other cores are busy too, as a share of "
+                "its time alone (their caches and memory bandwidth are shared): with every other core busy a piece "
+                "takes 1 + this times as long",
+        "none modelled until calibrate gets runs at loads far apart (cluster.py's contended_cores)"),
     "stalls_per_busy_core_s": _default(
         0, "1/s", "stalls per second per core a machine keeps busy (a machine at 0.5 cores busy takes half as many "
                   "as at 1): every core unavailable to the job for a while (JIT, the OS's scheduling, the "

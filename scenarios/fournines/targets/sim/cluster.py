@@ -16,6 +16,7 @@ from fournines.targets.sim.auction_keys import distinct_auctions
 from fournines.targets.sim.calibration import Parameter
 from fournines.targets.sim.event_loop import Scheduler
 from fournines.targets.sim.gc_cycles import GcCycles, threads_cores
+from fournines.targets.sim.host import Host
 from fournines.targets.sim.network import Network
 from fournines.targets.sim.pauses import Pauses
 from fournines.targets.sim.recorder import Recorder
@@ -34,6 +35,7 @@ class JobShape:
     window_s: float
     slide_s: float
     horizon_s: float  # warm-up + duration
+    one_host: bool = False  # the members share one host (a local run's), else each has its own (host.py)
 
 
 def key_slides_per_s(keys: int, rate: float, window_s: float, slide_s: float) -> float:
@@ -51,15 +53,31 @@ def partials_and_results_ns_per_s(keys: int, rate: float, slide_s: float, member
     return partials_per_s * partial_ns + members / slide_s * result_ns
 
 
+def contended_cores(work_cores: float, background_cores: float, cores: int, contention: float) -> float:
+    """The cores a host of `cores` keeps busy with `work_cores` of work as it would take alone: the
+    work stretched by 1 + contention × the host's busy share ρ = (b + background) / C (host.py), so
+    b = w (1 + contention ρ), b = w (1 + contention × background / C) / (1 − contention × w / C); every
+    core once that would exceed them."""
+    if cores == 1 or not contention:
+        return work_cores
+    room = 1 - contention * work_cores / cores
+    busy = work_cores * (1 + contention * background_cores / cores) / room if room > 0 else cores
+    return min(cores - background_cores, busy)
+
+
 def busy_cores_per_machine(shape: "JobShape", cost: dict[str, float]) -> float:
     """The cores a machine keeps busy, as cpu.csv counts a member's: its share of the events', the
-    partials', the (key, slide) pairs' and the results' costs, its background, and its GC cycles' threads."""
+    partials', the (key, slide) pairs' and the results' costs as contention stretches them, its
+    background, and its GC cycles' threads."""
     ns_per_s = (shape.rate * cost["source_ns_per_event"]
                 + key_slides_per_s(shape.keys, shape.rate, shape.window_s, shape.slide_s) * cost["key_slide_ns"]
                 + partials_and_results_ns_per_s(shape.keys, shape.rate, shape.slide_s, shape.members, shape.cores,
                                                 cost["partial_ns_per_key"], cost["result_ns"]))
     cycles = cost["gc_cycles_per_s"] * cost["gc_cycle_mean_ms"] * 1e-3 * threads_cores(cost["gc_cycle_speed"], shape.cores)
-    return ns_per_s * 1e-9 / shape.members + cost["background_cores"] + cycles
+    sharing = shape.members if shape.one_host else 1  # members per host
+    work = contended_cores(ns_per_s * 1e-9 / shape.members * sharing, cost["background_cores"] * sharing,
+                           shape.cores * sharing, cost["core_contention"]) / sharing
+    return work + cost["background_cores"] + cycles
 
 
 class Cluster:
@@ -75,11 +93,13 @@ class Cluster:
         self.machines, self.stops_drawn = [], []  # stops_drawn: (GC pauses, stalls) per machine, for member.json
         # A stall delays the job only when it takes a worker that has work: they come in proportion to the cores busy.
         stalls_per_s = c["stalls_per_busy_core_s"] * busy_cores_per_machine(shape, c)
+        shared = Host(c["core_contention"]) if shape.one_host else None
         for _ in range(shape.members):
             gc = Pauses.drawn(rng, c["gc_pauses_per_s"], c["gc_pause_mean_ms"] * 1e-3, shape.horizon_s)
             stalls = Pauses.drawn(rng, stalls_per_s, c["stall_mean_ms"] * 1e-3, shape.horizon_s)
             cycles = GcCycles.drawn(rng, c["gc_cycles_per_s"], c["gc_cycle_mean_ms"] * 1e-3, c["gc_cycle_speed"], shape.horizon_s)
-            self.machines.append(Station(loop, shape.cores, Pauses.merged(gc, stalls), cycles, c["background_cores"]))
+            self.machines.append(Station(loop, shape.cores, Pauses.merged(gc, stalls), cycles, c["background_cores"],
+                                         shared or Host(c["core_contention"])))
             self.stops_drawn.append((len(gc.starts), len(stalls.starts)))
         self.frames_per_window = max(1, round(shape.window_s / shape.slide_s))
         self.frames = int(shape.horizon_s / shape.slide_s)

@@ -2,14 +2,16 @@
 analysis' own readers, so a number here is the number the report shows:
 
 - CPU: each run's cores busy (cpu.csv) over its throughput (throughput.csv) after the warm-up, less
-  what the model charges beside the costs derived (every tasklet's partials of every frame at
-  partial_ns_per_key, every machine's window result at result_ns, both at their stated defaults, and
-  the GC cycles' threads: 1 − gc_cycle_speed of the cores while a cycle runs), so that a run
-  simulated with the calibration spends the CPU the real one did. The rest, per second, is
-  rate × source_ns_per_event + (key, slide) pairs per second × key_slide_ns + members ×
-  background_cores; least squares over the runs gives key_slide_ns when they span two or more key
-  counts and background_cores when they span two or more rates; otherwise that part is charged to
-  events;
+  the GC cycles' threads (1 − gc_cycle_speed of the cores while a cycle runs), so that a run
+  simulated with the calibration spends the CPU the real one did. The rest, per second, is the work
+  (rate × source_ns_per_event + (key, slide) pairs per second × key_slide_ns, and what the model
+  charges beside: every tasklet's partials of every frame at partial_ns_per_key and every machine's
+  window result at result_ns, both at their stated defaults) stretched by the contention at the run's
+  busy share of its cores (station.py), plus members × background_cores. Least squares over the runs
+  gives key_slide_ns when they span two or more key counts, background_cores when they span two or
+  more rates (otherwise that part is charged to events), and core_contention, the one whose fit
+  leaves the least residual, when a run left over beside those unknowns and busy shares at least
+  CONTENTION_SPREAD apart leave it determined;
 - GC: the stop-the-world pauses in the runs' GC logs after the warm-up (gc_log.py): pauses per
   second per member and their mean length; the concurrent cycles begun after the warm-up: per
   second per member and their mean length;
@@ -41,12 +43,22 @@ from fournines_analysis.results import load_run
 from fournines_analysis.summary import summarize
 
 
+CONTENTION_STEP = 0.01
+CONTENTIONS = list(np.arange(0, 3 + CONTENTION_STEP / 2, CONTENTION_STEP))  # the grid searched: up to 4× as long
+CONTENTION_SPREAD = 0.2  # the busy shares the runs must span to tell the contention from the costs
+# Stalls come from the runs whose cores are at most this busy: a busier run's slow windows are also its
+# own queueing, which the model makes itself.
+STALL_RUNS_BUSY_SHARE = 0.3
+
+
 @dataclass(frozen=True)
 class Measured:
     folder: Path
     rate: float  # events/s processed after the warm-up
     cores: float  # cores busy after the warm-up
-    other_cores: float  # of them, what the model charges to partials, window results and GC cycles' threads
+    cycle_cores: float  # of them, the GC cycles' threads
+    beside_cores: float  # the work the model charges to partials and window results, as it would take alone
+    busy_share: float  # the share of the host's cores busy, as the model's contention sees it (0 on one core)
     key_slides_per_s: float  # (key, slide) pairs the owners touch per second
     keys: int
     pauses: int  # stop-the-world pauses after the warm-up, all members
@@ -55,6 +67,7 @@ class Measured:
     cycle_s: float  # their total length
     member_seconds: float  # measured seconds × members
     members: int
+    threads: int
     task_launch_us: list[float]  # micro-batch runs: per batch, a stage's launch to its start over a machine's threads
     stage_coordination_us: list[float]  # per batch, a stage's last finish to its done
     windows: Exceedances  # the windows past the stall threshold
@@ -81,10 +94,12 @@ def measured(folder: Path) -> Measured:
     launch, coordination = _scheduler_costs(folder, scenario, run.warmup_s)
     cycle_s = sum(e.length_s for e in cycles)
     cycle_cores = cycle_s / measured_s * threads_cores(DEFAULTS["gc_cycle_speed"].value, threads)
-    return Measured(folder, summary.throughput, summary.cores,
-                    model_other_cores(keys, summary.throughput, slide_s, members, threads) + cycle_cores,
+    # the runs this derives from ran on this machine: their members shared it (MACHINE=local, host.py)
+    busy_share = (summary.cores - cycle_cores) / members / threads if members * threads > 1 else 0.0
+    return Measured(folder, summary.throughput, summary.cores, cycle_cores,
+                    model_beside_cores(keys, summary.throughput, slide_s, members, threads), min(1.0, busy_share),
                     key_slides_per_s(keys, summary.throughput, window_s, slide_s), keys,
-                    len(pauses), sum(e.length_s for e in pauses), len(cycles), cycle_s, measured_s * members, members,
+                    len(pauses), sum(e.length_s for e in pauses), len(cycles), cycle_s, measured_s * members, members, threads,
                     launch, coordination,
                     _windows_past_the_stall_threshold(lead, run.warmup_s, every_gc, scenario, summary.cores / members))
 
@@ -98,7 +113,7 @@ def _windows_past_the_stall_threshold(lead: LatencyLog, warmup_s: float, gc: lis
     return exceedances(lead, warmup_s, gc, scenario["cluster"]["members"], busy_cores)
 
 
-def model_other_cores(keys: int, rate: float, slide_s: float, members: int, threads: int) -> float:
+def model_beside_cores(keys: int, rate: float, slide_s: float, members: int, threads: int) -> float:
     """Cores the model spends beside source_ns_per_event and key_slide_ns at this rate (windowed_job.py,
     batched_job.py): the partials and the window results, at the stated defaults."""
     return partials_and_results_ns_per_s(keys, rate, slide_s, members, threads, DEFAULTS["partial_ns_per_key"].value,
@@ -122,21 +137,27 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
     runs = [measured(f) for f in folders]
     names = ", ".join(str(r.folder) for r in runs)
     derived = dict(DEFAULTS)
-    cpu_s = np.array([r.cores - r.other_cores for r in runs])
-    columns = {"per_event": [r.rate for r in runs]}
+    columns = ["per_event"]
     if len({r.keys for r in runs}) > 1:
-        columns["key_slide"] = [r.key_slides_per_s for r in runs]
+        columns.append("key_slide")
     if len({round(r.rate, -3) for r in runs}) > 1:
-        columns["background"] = [r.members for r in runs]
-    fitted = dict(zip(columns, np.linalg.lstsq(np.array(list(columns.values())).T, cpu_s, rcond=None)[0]))
-    over = (f"{names}: cpu.csv cores busy after the warm-up, less partials, window results and GC cycles' threads "
-            f"at their defaults, against throughput.csv events/s, (key, slide) pairs per second and members: least "
-            f"squares over key counts {sorted({r.keys for r in runs})} and rates {sorted({round(r.rate) for r in runs})}")
+        columns.append("background")
+    shares = [r.busy_share for r in runs]
+    contentions = CONTENTIONS if len(runs) > len(columns) and max(shares) - min(shares) >= CONTENTION_SPREAD else [0.0]
+    residual, contention, fitted = min((_cpu_fit(runs, columns, c) for c in contentions), key=lambda fit: fit[0])
+    over = (f"{names}: cpu.csv cores busy after the warm-up, less GC cycles' threads, against throughput.csv events/s, "
+            f"(key, slide) pairs per second, partials and window results at their defaults, and members, stretched by "
+            f"the contention at each run's busy share ({', '.join(f'{s:.2f}' for s in shares)}): least squares over key "
+            f"counts {sorted({r.keys for r in runs})} and rates {sorted({round(r.rate) for r in runs})}")
     if "key_slide" in fitted:
         derived["key_slide_ns"] = _with(DEFAULTS["key_slide_ns"], fitted["key_slide"] * 1e9, over)
     if "background" in fitted:
         derived["background_cores"] = _with(DEFAULTS["background_cores"], fitted["background"], over)
     derived["source_ns_per_event"] = _with(DEFAULTS["source_ns_per_event"], fitted["per_event"] * 1e9, over)
+    if len(contentions) > 1:
+        derived["core_contention"] = _with(DEFAULTS["core_contention"], contention,
+                                           f"{over}; the contention in steps of {CONTENTION_STEP:g} leaving the least "
+                                           f"residual ({residual:.3g} cores)")
     pauses = sum(r.pauses for r in runs)
     if pauses:
         member_seconds = sum(r.member_seconds for r in runs)
@@ -150,12 +171,14 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
                                            f"{names}: gc.log concurrent cycles begun after the warm-up per member-second")
         derived["gc_cycle_mean_ms"] = _with(DEFAULTS["gc_cycle_mean_ms"], sum(r.cycle_s for r in runs) / cycles * 1e3,
                                             f"{names}: gc.log mean cycle length after the warm-up")
-    stalls = stall_rate_and_mean([r.windows for r in runs])
+    calm = [r for r in runs if r.cores / r.members / r.threads <= STALL_RUNS_BUSY_SHARE]
+    stalls = stall_rate_and_mean([r.windows for r in calm])
     if stalls is not None:
         per_s, mean_s = stalls
         threshold = f"{THRESHOLD_S * 1e3:g} ms"
-        how = (f"{names}: latency.hlog of the continuous runs after the warm-up, windows slower than the median by "
-               f"more than {threshold} outside GC pauses")
+        how = (f"{', '.join(str(r.folder) for r in calm)}: latency.hlog of the continuous runs at most "
+               f"{STALL_RUNS_BUSY_SHARE:.0%} busy (cpu.csv) after the warm-up, windows slower than the median by more "
+               f"than {threshold} outside GC pauses")
         derived["stalls_per_busy_core_s"] = _with(DEFAULTS["stalls_per_busy_core_s"], per_s,
                                                   f"{how}: their share × e^({threshold} / mean) / mean, per machine "
                                                   "and per core busy (cpu.csv) (stall_estimate.py)")
@@ -170,6 +193,17 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
             DEFAULTS["batch_coordination_us"], np.median([us for r in runs for us in r.stage_coordination_us]),
             f"{batched}: batches.csv after the warm-up, median of a stage's last finish to its done")
     return derived
+
+
+def _cpu_fit(runs: list[Measured], columns: list[str], contention: float) -> tuple[float, float, dict[str, float]]:
+    """(residual, contention, fitted value per column) of the CPU's least squares at this contention."""
+    stretch = np.array([1 + contention * r.busy_share for r in runs])
+    given = {"per_event": [r.rate for r in runs], "key_slide": [r.key_slides_per_s for r in runs],
+             "background": [r.members for r in runs]}
+    matrix = np.array([np.array(given[c]) * (1 if c == "background" else stretch) for c in columns]).T
+    target = np.array([r.cores - r.cycle_cores for r in runs]) - np.array([r.beside_cores for r in runs]) * stretch
+    solution = np.linalg.lstsq(matrix, target, rcond=None)[0]
+    return float(np.linalg.norm(matrix @ solution - target)), contention, dict(zip(columns, solution))
 
 
 def _with(default: Parameter, value: float, source: str) -> Parameter:

@@ -17,11 +17,13 @@ class MachineProfile:
     cpu_factor: float  # CPU costs on this machine / on the calibration host
     why: str
     gc_cycle_speed: float | None = None  # None: the calibration's; else the workers' share during a cycle here
+    one_host: bool = False  # every member on one host, sharing its caches and memory bandwidth (host.py)
 
     def describe(self) -> str:
         cores = f"{self.cores} vCPU" if self.cores else "the scenario's threads"
         network = f"{self.network_gbit_s:g} Gbit/s" if self.network_gbit_s else "the calibration's network"
-        return f"{self.name}: {cores}, {network}, CPU costs × {self.cpu_factor:g} ({self.why})"
+        hosts = ", every member on one host" if self.one_host else ""
+        return f"{self.name}: {cores}{hosts}, {network}, CPU costs × {self.cpu_factor:g} ({self.why})"
 
     def scaled(self, calibration: dict[str, Parameter]) -> dict[str, Parameter]:
         """The calibration as it applies to this machine; each scaled parameter's source says so."""
@@ -42,6 +44,9 @@ class MachineProfile:
 
 PROFILES = {p.name: p for p in (
     MachineProfile("calibration-host", None, None, 1.0, "the machine the calibration was measured on"),
+    MachineProfile("local", None, None, 1.0, "the calibration host with every member on it, as `./fournines run` "
+                   "places a cluster: the members' workers share its cores' caches and memory bandwidth",
+                   one_host=True),
     MachineProfile("c5.4xlarge", 16, 10.0, 1.0,
                    "the Jet paper's machine; per-core cost assumed equal to the calibration host's (both Xeon "
                    "cores near 3 GHz), not measured; a GC cycle's threads take 2 of its 16 cores (ZGC's 12.5 %), "

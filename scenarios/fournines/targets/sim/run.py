@@ -45,7 +45,8 @@ def run(scenario: dict, calibration: Path | None, profile: MachineProfile, seed:
     horizon_s = scenario["warmup_s"] + scenario["duration_s"]
     with ProgressDisplay(f"{scenario['name']} (simulated)", horizon_s) as display:
         simulated = simulate(scenario, costs, cores, seed,
-                             each_second=lambda t, recorder: display.update(_progress(t, recorder, scenario)))
+                             each_second=lambda t, recorder: display.update(_progress(t, recorder, scenario)),
+                             one_host=profile.one_host)
     simulated.recorder.write(run_dir, started, simulated.end_s)
     member = _member_report(scenario, simulated, f"{calibration} ({content_hash(calibration)})", profile, cores,
                             seed, started)

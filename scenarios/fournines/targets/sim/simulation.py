@@ -35,11 +35,11 @@ def measured_latency(result: Simulated, warmup_s: float) -> HdrHistogram:
     return pooled
 
 
-def job_shape(scenario: dict, cores: int) -> JobShape:
+def job_shape(scenario: dict, cores: int, one_host: bool = False) -> JobShape:
     query = scenario["query"]
     return JobShape(members=scenario["cluster"]["members"], cores=cores, rate=float(scenario["load"]["rate"]),
                     keys=scenario["load"]["keys"], window_s=query["window_ms"] / 1e3, slide_s=query["slide_ms"] / 1e3,
-                    horizon_s=scenario["warmup_s"] + scenario["duration_s"])
+                    horizon_s=scenario["warmup_s"] + scenario["duration_s"], one_host=one_host)
 
 
 @contextmanager
@@ -69,11 +69,13 @@ def job_model(scenario: dict, *args, first_s: float = 0.0) -> Cluster:
 
 
 def simulate(scenario: dict, costs: dict[str, Parameter], cores: int, seed: int,
-             loop: Scheduler | None = None, each_second: Callable[[float, Recorder], None] = lambda t, r: None) -> Simulated:
-    """Runs the whole horizon; `each_second(t, recorder)` is called after every simulated second (progress).
+             loop: Scheduler | None = None, each_second: Callable[[float, Recorder], None] = lambda t, r: None,
+             one_host: bool = False) -> Simulated:
+    """Runs the whole horizon; `each_second(t, recorder)` is called after every simulated second (progress);
+    `one_host`: the members share one host (host.py).
     Ctrl-C (KeyboardInterrupt) ends it early, keeping what was recorded up to the last whole second."""
     loop = loop or HeapLoop()
-    shape = job_shape(scenario, cores)
+    shape = job_shape(scenario, cores, one_host)
     recorder = Recorder(SERIES, scenario["warmup_s"])
     job = job_model(scenario, loop, shape, costs, recorder, np.random.default_rng(seed))
     job.start()

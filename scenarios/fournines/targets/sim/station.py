@@ -1,8 +1,9 @@
 """A machine's cooperative workers: C cores, one thread each, serving the machine's tasklets' work in
 arrival order. A core busy with one piece of work serves nothing else (a cooperative tasklet's call
 runs to its end), and a GC pause stops every core of the machine (pauses.py). The workers run slower
-by the machine's background share of its cores, and slower still while a concurrent GC cycle runs
-(gc_cycles.py).
+by the machine's background share of its cores, slower still while a concurrent GC cycle runs
+(gc_cycles.py), and slower as their host gets busier (host.py): a piece takes its host's stretch times
+as long, and its core spends CPU all that time.
 
 Work is handed over as (CPU seconds per piece, what to do when every piece is done, pieces): k equal
 pieces submitted at once are k tasklets' equal shares of one batch, served exactly as k separate
@@ -15,6 +16,7 @@ from typing import Callable
 
 from fournines.targets.sim.event_loop import Scheduler
 from fournines.targets.sim.gc_cycles import GcCycles, threads_cores
+from fournines.targets.sim.host import Host
 from fournines.targets.sim.pauses import Pauses
 
 Done = Callable[[], None]
@@ -29,11 +31,14 @@ class _Work:
 
 class Station:
     def __init__(self, loop: Scheduler, cores: int, pauses: Pauses, cycles: GcCycles = GcCycles.none(),
-                 background_cores: float = 0.0):
+                 background_cores: float = 0.0, host: Host | None = None):
+        """`host`: the machine it shares with other members; None: one of its own, without contention."""
         if not 0 <= background_cores < cores:
             raise ValueError(f"background_cores must be in [0, {cores}) for a machine of {cores} cores; is {background_cores}")
         self.loop, self.pauses, self.cycles = loop, pauses, cycles
         self.cores, self.background_cores = cores, background_cores
+        self.host = host or Host(0.0)
+        self.host.stations.append(self)
         self.idle_cores = cores
         self.waiting: deque[_Work] = deque()
         self.busy_s = 0.0  # CPU seconds of work finished
@@ -56,9 +61,11 @@ class Station:
         started = min(self.idle_cores, work.unstarted)
         self.idle_cores -= started
         work.unstarted -= started
+        now = self.loop.now
+        stretch = self.host.stretch(now)
 
         def finished():
-            self.busy_s += work.piece_s * started
+            self.busy_s += work.piece_s * stretch * started
             self.in_system -= started
             self.idle_cores += started
             while self.idle_cores and self.waiting:
@@ -69,9 +76,8 @@ class Station:
             work.unfinished -= started
             if not work.unfinished:
                 work.done()
-        now = self.loop.now
         speed = self.cycles.speed_at(now) * (1 - self.background_cores / self.cores)
-        self.loop.at(self.pauses.finish(now, work.piece_s / speed), finished)
+        self.loop.at(self.pauses.finish(now, work.piece_s * stretch / speed), finished)
 
     def cpu_s(self, until: float) -> float:
         """CPU seconds spent by `until`: the work finished, the background's and the GC cycles' threads'."""

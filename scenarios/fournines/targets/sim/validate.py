@@ -91,7 +91,7 @@ def run_validation(user: Overrides, play: Play, results_root: Path) -> int:
     say(f"wrote {calibration}")
 
     def simulated(scenario: dict, run_dir: Path) -> int:
-        return sim_run.run(scenario, calibration, PROFILES["calibration-host"], SEED, sys.argv, run_dir.parent, run_dir)
+        return sim_run.run(scenario, calibration, PROFILES["local"], SEED, sys.argv, run_dir.parent, run_dir)
 
     predicted: dict[str, Run] = {}
     for c in PLAN:

@@ -2,12 +2,13 @@
 machine, calibrated at two key counts and two rates, then predicted and measured on three
 configurations the calibration did not see: another rate, another key count, and more members.
 
-The calibration runs at 1 and 2 M events/s. CPU per event falls as the rate rises (an idle worker
-parks and wakes, and batches grow): the two rates let the least squares split off what a member
-spends whatever the rate (background_cores) from the cost per event. The key counts are apart by
-100× so the least squares can split CPU into its per-event and per-(key, slide) parts. The members
-held out run one worker each, so that two members share this machine's two cores as two simulated
-machines of one core do.
+The calibration runs at 1, 2 and 5 M events/s. CPU per event falls as the rate rises from 1 to 2 M
+(an idle worker parks and wakes, and batches grow): the rates let the least squares split off what a
+member spends whatever the rate (background_cores) from the cost per event. It rises again towards
+5 M, as both cores get busy (core_contention, host.py); the same 5 M on one worker, whose core works
+alone, tells that contention from the cost per event. The key counts are apart by 100× so the least
+squares can split CPU into its per-event and per-(key, slide) parts. The members held out run one
+worker each, both on this machine, simulated so (MACHINE=local: two one-core members on one host).
 """
 from dataclasses import dataclass
 
@@ -44,6 +45,8 @@ PLAN = (
     Configuration("keys-1000", {"KEYS": "1000", "RATE": "1000000"}, None, False),
     Configuration("keys-100000", {"KEYS": "100000", "RATE": "1000000"}, None, False),
     Configuration("rate-2000000", {"KEYS": "1000", "RATE": "2000000"}, None, False),
+    Configuration("rate-5000000", {"KEYS": "1000", "RATE": "5000000"}, None, False),
+    Configuration("one-worker", {"KEYS": "1000", "RATE": "5000000", "THREADS": "1"}, None, False),
     Configuration("rate-500000", {"KEYS": "1000", "RATE": "500000"},
                   "another rate: 500 000 events/s (calibrated at 1 000 000 and 2 000 000)", False),
     # its highest sustainable rate is its own: another rate of a calibrated configuration shares one
@@ -51,7 +54,7 @@ PLAN = (
     Configuration("keys-10000", {"KEYS": "10000", "RATE": "1000000"},
                   "another key count: 10 000 (calibrated at 1 000 and 100 000)", True),
     Configuration("cluster-2", {"CLUSTER": "2", "THREADS": "1", "KEYS": "10000", "RATE": "500000"},
-                  "more members: 2 members of 1 worker each (calibrated on 1 member of 2 workers)", True),
+                  "more members: 2 members of 1 worker each (calibrated on 1 member of 2 workers or 1)", True),
 )
 
 # What a run costs beside its warm-up and duration (JVM start, the members forming, the report),
