@@ -1,6 +1,7 @@
 """Core contention (host.py): work stretched by the host's recent busy share, the closed form the
 calibration and the stall rate use (cluster.contended_cores), members sharing one host, and a
-calibration that gives the contention back from runs simulated with it."""
+calibration that gives the contention back from runs simulated with it; on a local host, a GC
+cycle's threads first take the vCPUs no worker runs on."""
 from dataclasses import replace
 
 import pytest
@@ -11,6 +12,7 @@ from fournines.targets.sim.calibration import DEFAULTS, read_calibration, write_
 from fournines.targets.sim.cluster import contended_cores
 from fournines.targets.sim.event_loop import HeapLoop
 from fournines.targets.sim.host import Host
+from fournines.targets.sim.machine_profiles import _beside_idle_vcpus
 from fournines.targets.sim.pauses import Pauses
 from fournines.targets.sim.station import Station
 
@@ -79,3 +81,8 @@ def test_calibrate_gives_back_the_contention_runs_were_simulated_with(tmp_path):
     costs = read_calibration(derived)
     assert costs["core_contention"].value == pytest.approx(0.5, abs=0.1)
     assert costs["source_ns_per_event"].value == pytest.approx(150.0, rel=0.1)
+
+
+@pytest.mark.parametrize("workers, vcpus, speed", [(1, 2, 1.0), (2, 2, 0.5), (4, 2, 0.75), (3, 8, 1.0), (8, 8, 0.5)])
+def test_a_local_gc_cycle_takes_the_vcpus_no_worker_runs_on_first(workers, vcpus, speed):
+    assert _beside_idle_vcpus(DEFAULTS["gc_cycle_speed"], workers, vcpus).value == pytest.approx(speed)

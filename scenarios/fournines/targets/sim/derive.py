@@ -7,7 +7,7 @@ analysis' own readers, so a number here is the number the report shows:
   (rate × source_ns_per_event + (key, slide) pairs per second × key_slide_ns, and what the model
   charges beside: every tasklet's partials of every frame at partial_ns_per_key and every machine's
   window result at result_ns, both at their stated defaults) stretched by the contention at the run's
-  busy share of its cores (station.py), plus members × background_cores. Least squares over the runs
+  busy share of its cores (host.py), plus members × background_cores. Least squares over the runs
   gives key_slide_ns when they span two or more key counts, background_cores when they span two or
   more rates (otherwise that part is charged to events), and core_contention, the one whose fit
   leaves the least residual, when a run left over beside those unknowns and busy shares at least

@@ -34,8 +34,8 @@ def run(scenario: dict, calibration: Path | None, profile: MachineProfile, seed:
     `run_dir` if given (an existing empty folder, as a search's trial gives), else to a new folder in
     `results_root`."""
     calibrated = read_calibration(calibration) if calibration else DEFAULTS
-    costs = profile.scaled(calibrated)
     cores = profile.cores or scenario["cluster"]["threads"]
+    costs = profile.scaled(calibrated, workers=cores * scenario["cluster"]["members"])
     run_dir = run_dir or new_results_folder(f"{scenario['name']}-sim", results_root)
     print(f"results: {run_dir}", file=sys.stderr)
     write_text(run_dir / "scenario.json", json.dumps(scenario, indent=2) + "\n")
