@@ -4,6 +4,7 @@ import io.fournines.engine.core.AbstractProcessor;
 import io.fournines.engine.core.BatchMarker;
 import io.fournines.engine.core.BroadcastKey;
 import io.fournines.engine.core.Clocks;
+import io.fournines.engine.core.Counter;
 import io.fournines.engine.core.SourceBatches;
 import io.fournines.engine.core.Watermark;
 
@@ -91,6 +92,8 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
     private final WatermarkGenerator watermarks;
     private final SharedStart sharedStart;
     private final ScheduleMonitor monitor;
+    /** The items this instance made, in its monitor's sum. */
+    private Counter emitted;
 
     private static final String POSITION = "generator-position";
 
@@ -155,6 +158,7 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
         sliceNext = new long[] {index};
         nextSequence = index;
         ScheduleMonitor.checkInstance(index);
+        emitted = monitor.newEmittedCount();
     }
 
     private long dueNanos(long sequence) {
@@ -210,9 +214,9 @@ public final class GeneratorSourceP<T> extends AbstractProcessor {
             sliceNext[current] += step;
             selectNext();
             // Counted before the hand-off: downstream may process (and count) it at once, and a reader
-            // must never see more processed than emitted. Additive, so a restarted instance overlapping
-            // the one it replaces loses no count.
-            monitor.addEmitted(1);
+            // must never see more processed than emitted. Each instance counts on its own (no atomic per
+            // item), so a restarted instance overlapping the one it replaces loses no count.
+            emitted.increment();
             pendingItem = item;
             if (watermarks != null) {
                 long wm = watermarks.observe(item);

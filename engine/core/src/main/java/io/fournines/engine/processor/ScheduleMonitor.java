@@ -1,7 +1,10 @@
 package io.fournines.engine.processor;
 
+import io.fournines.engine.core.Counter;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a rate-controlled source reports while it runs: how many items it emitted and how far
@@ -11,11 +14,15 @@ public final class ScheduleMonitor {
 
     private static final int MAX_INSTANCES = 1024;
 
-    private final LongAdder emitted = new LongAdder();
+    /** One per source instance ever started: a restarted instance adds its own, so no count is lost. */
+    private final Queue<Counter> emitted = new ConcurrentLinkedQueue<>();
     private final AtomicLongArray lagNanosByInstance = new AtomicLongArray(MAX_INSTANCES);
 
-    void addEmitted(long count) {
+    /** A new source instance's count of the items it emitted, which only that instance's thread adds to. */
+    Counter newEmittedCount() {
+        Counter count = new Counter();
         emitted.add(count);
+        return count;
     }
 
     void reportLag(int instance, long lagNanos) {
@@ -23,7 +30,11 @@ public final class ScheduleMonitor {
     }
 
     public long emitted() {
-        return emitted.sum();
+        long sum = 0;
+        for (Counter count : emitted) {
+            sum += count.get();
+        }
+        return sum;
     }
 
     /** The worst instance's distance behind schedule, in nanoseconds; 0 when on time. */

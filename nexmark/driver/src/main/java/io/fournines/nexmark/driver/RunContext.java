@@ -36,7 +36,7 @@ public final class RunContext {
     private final Consumer<Object> results;
     private final AtomicReference<long[]> origin = new AtomicReference<>();
     private final LongAdder generated = new LongAdder();
-    private final LongAdder processed = new LongAdder();
+    private final PerThreadCount processed = new PerThreadCount();
     private final LongAdder late = new LongAdder();
     private final AtomicLongArray lagNanos = new AtomicLongArray(MAX_SOURCE_INSTANCES);
     private final AtomicReference<SinkWatermarks> sinkWatermarks = new AtomicReference<>();
