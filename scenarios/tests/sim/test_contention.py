@@ -17,9 +17,8 @@ from fournines.targets.sim.pauses import Pauses
 from fournines.targets.sim.station import Station
 
 
-def busy_cores(stations: list[Station], share_of_a_core: float, seconds: float = 4.0) -> float:
+def busy_cores(loop: HeapLoop, stations: list[Station], share_of_a_core: float, seconds: float = 4.0) -> float:
     """Each station handed a piece of work per core every ms of `share_of_a_core` of it; the cores busy."""
-    loop = HeapLoop()
     piece_s = share_of_a_core * 1e-3
 
     def tick(t: float):
@@ -27,32 +26,29 @@ def busy_cores(stations: list[Station], share_of_a_core: float, seconds: float =
             s.submit(piece_s, lambda: None, s.cores)
         if t + 1e-3 < seconds:
             loop.at(t + 1e-3, lambda: tick(t + 1e-3))
-    for s in stations:
-        s.loop = loop
     loop.at(0.0, lambda: tick(0.0))
     loop.run(seconds + 1)
     return sum(s.busy_s for s in stations) / seconds
 
 
 def test_a_busy_host_stretches_work_as_the_closed_form_says():
-    host = Host(0.8)
-    station = Station(HeapLoop(), 2, Pauses.none(), host=host)
-    busy = busy_cores([station], 0.4)
+    loop = HeapLoop()
+    busy = busy_cores(loop, [Station(loop, 2, Pauses.none(), host=Host(0.8))], 0.4)
     assert busy == pytest.approx(contended_cores(0.8, 0.0, 2, 0.8), rel=0.02)
     assert busy > 0.8 * 1.2  # not the work as it would take alone
 
 
 def test_one_core_alone_is_not_stretched():
-    station = Station(HeapLoop(), 1, Pauses.none(), host=Host(0.8))
-    assert busy_cores([station], 0.5) == pytest.approx(0.5, rel=0.01)
+    loop = HeapLoop()
+    assert busy_cores(loop, [Station(loop, 1, Pauses.none(), host=Host(0.8))], 0.5) == pytest.approx(0.5, rel=0.01)
 
 
 def test_two_one_core_members_on_one_host_stretch_each_other_and_apart_they_do_not():
-    shared = Host(0.8)
-    together = [Station(HeapLoop(), 1, Pauses.none(), host=shared) for _ in range(2)]
-    apart = [Station(HeapLoop(), 1, Pauses.none(), host=Host(0.8)) for _ in range(2)]
-    assert busy_cores(together, 0.4) == pytest.approx(contended_cores(0.8, 0.0, 2, 0.8), rel=0.02)
-    assert busy_cores(apart, 0.4) == pytest.approx(0.8, rel=0.01)
+    shared, loop, apart_loop = Host(0.8), HeapLoop(), HeapLoop()
+    together = [Station(loop, 1, Pauses.none(), host=shared) for _ in range(2)]
+    apart = [Station(apart_loop, 1, Pauses.none(), host=Host(0.8)) for _ in range(2)]
+    assert busy_cores(loop, together, 0.4) == pytest.approx(contended_cores(0.8, 0.0, 2, 0.8), rel=0.02)
+    assert busy_cores(apart_loop, apart, 0.4) == pytest.approx(0.8, rel=0.01)
 
 
 def test_past_the_hosts_cores_the_closed_form_says_every_core():
