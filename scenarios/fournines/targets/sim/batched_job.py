@@ -25,7 +25,6 @@ batch launched ahead in a group counts as launched no earlier than its end.
 import math
 from dataclasses import dataclass, field
 
-from fournines.targets.sim.auction_keys import distinct_auctions
 from fournines.targets.sim.cluster import REDUCER, Cluster
 from fournines.targets.sim.group_tuning import FIRST_GROUP_SIZE, next_group_size
 
@@ -69,7 +68,6 @@ class BatchedJob(Cluster):
         self.task_s, self.coordination_s = c["scheduler_task_us"] * 1e-6, c["batch_coordination_us"] * 1e-6
         n, cores = shape.members, shape.cores
         self.events_per_task = shape.rate * batch_s / n / cores
-        self.partials_per_task_frame = distinct_auctions(shape.keys, shape.rate * shape.slide_s, n * cores)
         self.scheduler_free = 0.0
         self.state: dict[int, _Batch] = {}
         self.groups: list[_Group] = []  # group: every group launched, in order
@@ -135,7 +133,7 @@ class BatchedJob(Cluster):
 
     def _partial_bytes(self, batch: int) -> float:
         frames = len(self.frames_ending_in(batch))
-        return frames * self.partials_per_task_frame * self.shape.cores / self.shape.members * self.cost["partial_bytes"]
+        return frames * self.partials_per_tasklet_frame * self.shape.cores / self.shape.members * self.cost["partial_bytes"]
 
     # group: every stage of g batches launched at once
 
@@ -182,7 +180,7 @@ class BatchedJob(Cluster):
         """Machine m's C tasks of the stage: one equal piece of the batch's work each."""
         if stage == 0:
             work = (self.events_per_task * self.cost["source_ns_per_event"] +
-                    len(self.frames_ending_in(batch)) * self.partials_per_task_frame * self.cost["partial_ns_per_key"])
+                    len(self.frames_ending_in(batch)) * self.partials_per_tasklet_frame * self.cost["partial_ns_per_key"])
         else:
             work = sum(self.owned_keys_per_tasklet(f) for f in self.frames_ending_in(batch)) * self.cost["key_slide_ns"]
         self.machines[m].submit(work * 1e-9, lambda: self._task_finished(batch, stage, m), self.shape.cores)

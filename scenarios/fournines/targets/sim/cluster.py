@@ -101,6 +101,9 @@ class Cluster:
             self.machines.append(Station(loop, shape.cores, Pauses.merged(gc, stalls), cycles, c["background_cores"],
                                          shared or Host(c["core_contention"])))
             self.stops_drawn.append((len(gc.starts), len(stalls.starts)))
+        # each of the members × cores source tasklets sends a partial per auction its bids named in a frame
+        self.partials_per_tasklet_frame = distinct_auctions(shape.keys, shape.rate * shape.slide_s,
+                                                            shape.members * shape.cores)
         self.frames_per_window = max(1, round(shape.window_s / shape.slide_s))
         self.frames = int(shape.horizon_s / shape.slide_s)
         self.processed_events = 0.0

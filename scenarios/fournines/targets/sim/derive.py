@@ -101,10 +101,10 @@ def measured(folder: Path) -> Measured:
     cycle_cores = cycle_s / measured_s * threads_cores(DEFAULTS["gc_cycle_speed"].value, threads)
     # the runs this derives from ran on this machine: their members shared it (MACHINE=local, host.py)
     busy_share = (summary.cores - cycle_cores) / members / threads if members * threads > 1 else 0.0
+    key_slides = key_slides_per_s(keys, summary.throughput, window_s, slide_s)
     return Measured(folder, summary.throughput, summary.cores, cycle_cores,
                     model_beside_cores(keys, summary.throughput, slide_s, members, threads), min(1.0, busy_share),
-                    key_slides_per_s(keys, summary.throughput, window_s, slide_s),
-                    key_slides_per_s(keys, summary.throughput, window_s, slide_s) * slide_s / members / threads, keys,
+                    key_slides, key_slides * slide_s / members / threads, keys,
                     len(pauses), sum(e.length_s for e in pauses), len(cycles), cycle_s, measured_s * members, members, threads,
                     launch, coordination,
                     _windows_past_the_stall_threshold(lead, run.warmup_s, every_gc, scenario, summary.cores / members))
@@ -150,7 +150,10 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
         columns.append("background")
     shares = [r.busy_share for r in runs]
     contentions = CONTENTIONS if len(runs) > len(columns) and max(shares) - min(shares) >= CONTENTION_SPREAD else [0.0]
-    residual, contention, fitted = min((_cpu_fit(runs, columns, c) for c in contentions), key=lambda fit: fit[0])
+    given = {"per_event": [r.rate for r in runs], "key_slide": [r.key_slides_per_s for r in runs],
+             "background": [r.members for r in runs]}
+    alone = np.array([given[c] for c in columns], dtype=float).T  # each column as the work would take alone
+    residual, contention, fitted = min((_cpu_fit(runs, columns, alone, c) for c in contentions), key=lambda fit: fit[0])
     over = (f"{names}: cpu.csv cores busy after the warm-up, less GC cycles' threads, against throughput.csv events/s, "
             f"(key, slide) pairs per second, partials and window results at their defaults, and members, stretched by "
             f"the contention at each run's busy share ({', '.join(f'{s:.2f}' for s in shares)}): least squares over key "
@@ -204,12 +207,12 @@ def derive_calibration(folders: list[Path]) -> dict[str, Parameter]:
     return derived
 
 
-def _cpu_fit(runs: list[Measured], columns: list[str], contention: float) -> tuple[float, float, dict[str, float]]:
-    """(residual, contention, fitted value per column) of the CPU's least squares at this contention."""
+def _cpu_fit(runs: list[Measured], columns: list[str], alone: np.ndarray,
+             contention: float) -> tuple[float, float, dict[str, float]]:
+    """(residual, contention, fitted value per column) of the CPU's least squares at this contention:
+    every column but the background stretched by it."""
     stretch = np.array([1 + contention * r.busy_share for r in runs])
-    given = {"per_event": [r.rate for r in runs], "key_slide": [r.key_slides_per_s for r in runs],
-             "background": [r.members for r in runs]}
-    matrix = np.array([np.array(given[c]) * (1 if c == "background" else stretch) for c in columns]).T
+    matrix = alone * np.column_stack([np.ones(len(runs)) if c == "background" else stretch for c in columns])
     target = np.array([r.cores - r.cycle_cores for r in runs]) - np.array([r.beside_cores for r in runs]) * stretch
     solution = np.linalg.lstsq(matrix, target, rcond=None)[0]
     return float(np.linalg.norm(matrix @ solution - target)), contention, dict(zip(columns, solution))

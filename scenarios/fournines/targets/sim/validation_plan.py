@@ -1,6 +1,7 @@
 """What `./fournines sim-validate` runs (scenarios/docs/simulate.md, "Validation"): Q5 on this
-machine, calibrated at two key counts and two rates, then predicted and measured on three
-configurations the calibration did not see: another rate, another key count, and more members.
+machine, calibrated at two key counts and three rates (the highest also on one worker), then
+predicted and measured on three configurations the calibration did not see: another rate, another
+key count, and more members.
 
 The calibration runs at 1, 2 and 5 M events/s. CPU per event falls as the rate rises from 1 to 2 M
 (an idle worker parks and wakes, and batches grow): the rates let the least squares split off what a

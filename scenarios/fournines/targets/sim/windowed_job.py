@@ -16,7 +16,6 @@ every machine's partials of a frame fires the window ending there: its owner tas
 they own in the window (key_slide_ns each: merge, slide, compare) and send their result to the
 reducing machine (cluster.py), which emits the window once all N have arrived.
 """
-from fournines.targets.sim.auction_keys import distinct_auctions
 from fournines.targets.sim.cluster import Cluster
 
 SOURCE_BATCH_S = 0.001  # how finely the sources' work is cut: fine enough that a frame's work overlaps its slide
@@ -46,9 +45,8 @@ class WindowedJob(Cluster):
         if self.wakeup_span_s > self.batch_s:
             raise ValueError(f"wakeup_span_us {c['wakeup_span_us']:g} is longer than the model's source batch "
                              f"({self.batch_s * 1e6:g} us): the batches would be handed over out of order")
-        partials_per_tasklet = distinct_auctions(shape.keys, shape.rate * shape.slide_s, n * cores)
-        self.flush_job_s = partials_per_tasklet * c["partial_ns_per_key"] * 1e-9
-        self.partial_message_bytes = partials_per_tasklet * cores / n * c["partial_bytes"]
+        self.flush_job_s = self.partials_per_tasklet_frame * c["partial_ns_per_key"] * 1e-9
+        self.partial_message_bytes = self.partials_per_tasklet_frame * cores / n * c["partial_bytes"]
         # Work outstanding, per machine and frame: source batches; partial messages still to arrive.
         self.sources_left = [dict() for _ in range(n)]
         self.partials_left = [dict() for _ in range(n)]
